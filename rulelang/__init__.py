@@ -1,0 +1,23 @@
+"""rulelang: write the rules of a tabletop game in a small declarative
+language, and run them with one generic interpreter.
+
+    import rulelang
+    game = rulelang.load("rulesets/northpole.rules")
+    state = game.new_game(players=3, seed=7)
+    while not state.is_over:
+        state.apply(random.choice(state.legal_moves()))
+    print(state.result())
+"""
+
+from .api import load, loads
+from .engine import CHANCE, Game, Limits, LogEntry, Move, Result, State
+from .errors import (Diagnostic, IllegalMoveError, RulesetCheckError, RulesetError,
+                     RulesetRuntimeError, RulesetSyntaxError)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE", "Diagnostic", "Game", "IllegalMoveError", "Limits", "LogEntry", "Move",
+    "Result", "RulesetCheckError", "RulesetError", "RulesetRuntimeError",
+    "RulesetSyntaxError", "State", "load", "loads",
+]

@@ -1,0 +1,45 @@
+"""The facade: ``load`` and ``loads`` run every stage (parse, check,
+compile) and return a ``Game``.  Each stage is still reachable alone:
+``rulelang.syntax.parse``, ``rulelang.check.check``,
+``rulelang.engine.compile_ruleset``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Union
+
+from . import ir
+from .check import check
+from .engine import Game, compile_ruleset
+from .errors import RulesetCheckError, RulesetSyntaxError
+from .syntax import parse
+
+
+def parse_and_check(text: str, filename: str = "<string>") -> ir.Ruleset:
+    """Parse and check rule file text; raise ``RulesetError`` on any problem."""
+    rs = parse(text, filename)
+    return checked(rs)
+
+
+def checked(rs: ir.Ruleset) -> ir.Ruleset:
+    errors = check(rs)
+    if errors:
+        raise RulesetCheckError(errors)
+    return rs
+
+
+def loads(text: str, filename: str = "<string>") -> Game:
+    """A ``Game`` from rule file text."""
+    return Game(compile_ruleset(parse_and_check(text, filename)))
+
+
+def load(path: Union[str, os.PathLike]) -> Game:
+    """A ``Game`` from a ``.rules`` file."""
+    path = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError as e:
+        raise RulesetSyntaxError.at(path, 1, 1, f"the file is not UTF-8 text ({e.reason})") from None
+    return loads(text, path)

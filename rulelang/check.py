@@ -1,0 +1,653 @@
+"""Stage 3: the static checker.  Reads the IR and reports every problem it
+finds (not just the first), each with its place and, for a misspelt name,
+the nearest known one.  Needs nothing from the engine, so an editor or a
+linter can run it alone.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Dict, List, Optional
+
+from . import ir
+from .errors import Diagnostic, source_line
+
+#: Limits on what a ruleset may declare (hostile or mistaken input).
+MAX_PLAYERS = 64
+MAX_DIE_SIDES = 1_000_000
+MAX_DICE = 1_000
+MAX_CARDS = 100_000
+
+NUM, BOOL, PLAYER, TEXT, CARDS, ANY = "number", "yes/no value", "player", "word", "cards", "any"
+
+_FUNCS = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
+
+
+class Checker:
+    def __init__(self, rs: ir.Ruleset):
+        self.rs = rs
+        self.diags: List[Diagnostic] = []
+        self.warnings: List[Diagnostic] = []
+        self.stat_types: Dict[str, str] = {}
+        self.stats: Dict[str, ir.Stat] = {}
+        self.consts: Dict[str, ir.Const] = {}
+        self.piles: Dict[str, object] = {}
+        self.decks: Dict[str, ir.Deck] = {}
+        self.tables: Dict[str, ir.Table] = {}
+        self.rules: Dict[str, ir.Rule] = {}
+        self.options: Dict[str, ir.Option] = {}
+        self.phases: Dict[str, ir.Phase] = {}
+        self.cards: set = set()
+        self.props: set = set()
+        self.enum_values: Dict[str, str] = {}
+        self.used_rules: set = set()
+        self.used_tables: set = set()
+        self.used_options: set = set()
+
+    # ------------------------------------------------------------- reports
+
+    def error(self, node, message):
+        pos = getattr(node, "pos", None) or ir.Pos(1, 1)
+        self.diags.append(Diagnostic(self.rs.filename, pos.line, pos.column, message,
+                                     source_line(self.rs.source, pos.line)))
+
+    def warn(self, node, message):
+        pos = getattr(node, "pos", None) or ir.Pos(1, 1)
+        self.warnings.append(Diagnostic(self.rs.filename, pos.line, pos.column,
+                                        "warning: " + message,
+                                        source_line(self.rs.source, pos.line)))
+
+    @staticmethod
+    def nearest(name, candidates) -> str:
+        close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+        return f" — did you mean '{close[0]}'?" if close else ""
+
+    def _declare(self, table, kind, node, name):
+        if name in table:
+            first = getattr(table[name], "pos", None)
+            where = f" (first declared on line {first.line})" if first else ""
+            self.error(node, f"{kind} '{name}' is declared twice{where}")
+            return False
+        table[name] = node
+        return True
+
+    # ------------------------------------------------------------- the run
+
+    def run(self) -> List[Diagnostic]:
+        rs = self.rs
+        if rs.min_players < 1:
+            self.error(rs, f"players {rs.min_players}..{rs.max_players}: a game needs at least 1 player")
+        if rs.max_players < rs.min_players:
+            self.error(rs, f"players {rs.min_players}..{rs.max_players}: the most players is "
+                           f"fewer than the fewest")
+        if rs.max_players > MAX_PLAYERS:
+            self.error(rs, f"players ..{rs.max_players}: at most {MAX_PLAYERS} players are supported")
+        self.declarations()
+        self.bodies()
+        self.diags.sort(key=lambda d: (d.line, d.column))
+        return self.diags
+
+    def declarations(self):
+        rs = self.rs
+        for c in rs.consts:
+            self._declare(self.consts, "constant", c, c.name)
+        for s in rs.stats:
+            if self._declare(self.stats, "stat", s, s.name):
+                if s.name in self.consts:
+                    self.error(s, f"'{s.name}' is both a constant and a stat")
+            if s.values:
+                for v in s.values:
+                    if v in self.enum_values and self.enum_values[v] != s.name:
+                        self.error(s, f"the word '{v}' is already a value of stat "
+                                      f"'{self.enum_values[v]}'")
+                    self.enum_values[v] = s.name
+                    if v in self.stats or v in self.consts:
+                        self.error(s, f"the word '{v}' is also the name of a stat or constant")
+        for s in rs.stats:
+            if s.values:
+                self.stat_types[s.name] = TEXT
+            elif isinstance(s.initial, ir.Bool):
+                self.stat_types[s.name] = BOOL
+            elif isinstance(s.initial, ir.NoneLit):
+                self.stat_types[s.name] = PLAYER
+            elif isinstance(s.initial, ir.Num):
+                self.stat_types[s.name] = NUM
+            else:
+                self.stat_types[s.name] = ANY
+            if s.min is not None and s.max is not None and s.min > s.max:
+                self.error(s, f"stat '{s.name}' has min {s.min} above max {s.max}")
+            if isinstance(s.initial, ir.Num):
+                v = s.initial.value
+                if (s.min is not None and v < s.min) or (s.max is not None and v > s.max):
+                    self.error(s, f"stat '{s.name}' starts at {v}, outside its bounds")
+        for s in rs.stats:
+            if not isinstance(s.initial, (ir.Num, ir.Bool, ir.NoneLit)) and not s.values:
+                scope = Scope(player=s.scope != "global")
+                self.stat_types[s.name] = self.expr(s.initial, scope)
+        for c in rs.consts:
+            t = self.expr(c.value, Scope(player=False))
+            if t not in (NUM, ANY, BOOL):
+                self.error(c, f"constant '{c.name}' must be a number or yes/no")
+        total_cards = 0
+        for d in rs.decks:
+            self._declare(self.piles, "pile", d, d.name)
+            self.decks[d.name] = d
+            seen = {}
+            for card in d.cards:
+                if card.name in seen:
+                    self.error(card, f"card '{card.name}' appears twice in deck '{d.name}'")
+                seen[card.name] = card
+                self.cards.add(card.name)
+                if card.count < 1:
+                    self.error(card, f"card '{card.name}' has count {card.count}: a card needs x1 or more")
+                total_cards += card.count
+                props = set()
+                for p in card.props:
+                    if p.name in props:
+                        self.error(p, f"card '{card.name}' gives '{p.name}' twice")
+                    props.add(p.name)
+                    self.props.add(p.name)
+        if total_cards > MAX_CARDS:
+            self.error(rs.decks[0], f"the decks hold {total_cards} cards; the limit is {MAX_CARDS}")
+        for p in rs.piles:
+            self._declare(self.piles, "pile", p, p.name)
+        for d in rs.decks:
+            if d.refill_from is not None:
+                if d.refill_from not in self.piles:
+                    self.error(d, f"deck '{d.name}' refills from '{d.refill_from}', which is not "
+                                  f"a pile{self.nearest(d.refill_from, self.piles)}")
+                elif isinstance(self.piles[d.refill_from], ir.Pile) and self.piles[d.refill_from].per_player:
+                    self.error(d, f"deck '{d.name}' cannot refill from '{d.refill_from}', a pile "
+                                  f"each player has")
+        for t in rs.tables:
+            self._declare(self.tables, "table", t, t.name)
+            self.check_die(t, t.sides)
+            covered = {}
+            for row in t.rows:
+                if row.low > row.high:
+                    self.error(row, f"row {row.low}..{row.high} of table '{t.name}' runs backwards")
+                for v in range(row.low, min(row.high, t.sides + 1) + 1):
+                    if v in covered:
+                        self.error(row, f"table '{t.name}' has two rows for a roll of {v}")
+                    covered[v] = row
+                if row.low < 1 or row.high > t.sides:
+                    self.error(row, f"row {row.low}..{row.high} of table '{t.name}' is outside "
+                                    f"the d{t.sides} roll (1..{t.sides})")
+            if 2 <= t.sides <= 1000:
+                missing = [v for v in range(1, t.sides + 1) if v not in covered]
+                if missing:
+                    self.error(t, f"table '{t.name}' has no row for a roll of "
+                                  f"{', '.join(map(str, missing[:10]))}")
+        if rs.test is not None:
+            self.check_die(rs.test, rs.test.sides)
+        for r in rs.rules:
+            self._declare(self.rules, "rule", r, r.name)
+        for o in rs.options:
+            self._declare(self.options, "option", o, o.name)
+            labels = set()
+            for c in o.choices:
+                if c.label in labels:
+                    self.error(c, f"option '{o.name}' offers '{c.label}' twice")
+                labels.add(c.label)
+            if not o.choices:
+                self.error(o, f"option '{o.name}' offers no choices")
+        if rs.turn is not None:
+            for ph in rs.turn.phases:
+                self._declare(self.phases, "phase", ph, ph.name)
+        all_names = set(self.stats) | set(self.consts)
+        for name in all_names & (set(self.tables) | set(self.rules) | set(self.piles)):
+            node = self.stats.get(name) or self.consts.get(name)
+            self.error(node, f"'{name}' names both a stat and a table, rule or pile")
+
+    def check_die(self, node, sides):
+        if sides < 2:
+            self.error(node, f"a die needs at least 2 sides, not d{sides}")
+        elif sides > MAX_DIE_SIDES:
+            self.error(node, f"d{sides} has more than {MAX_DIE_SIDES} sides")
+
+    def bodies(self):
+        rs = self.rs
+        for trig in rs.triggers:
+            self.expect(trig.cond, Scope(player=True), BOOL, "a 'whenever' condition")
+            self.block(trig.body, Scope(player=True))
+        if rs.reroll is not None:
+            scope = Scope(player=True)
+            self.expect(rs.reroll.cond, scope, BOOL, "the reroll condition")
+            for s in rs.reroll.cost:
+                if not isinstance(s, (ir.Assign, ir.Let)):
+                    self.error(s, "the cost of a reroll may only change values (x -= 1)")
+            self.block(rs.reroll.cost, scope)
+        for r in rs.rules:
+            self.block(r.body, Scope(player=True))
+        for t in rs.tables:
+            for row in t.rows:
+                self.block(row.body, Scope(player=True))
+        for o in rs.options:
+            for c in o.choices:
+                self.block(c.body, Scope(player=True))
+        self.block(rs.setup, Scope(player=False, setup=True))
+        if rs.turn is not None:
+            if rs.turn.first is not None:
+                t = self.expr(rs.turn.first, Scope(player=False))
+                if t not in (PLAYER, ANY):
+                    self.error(rs.turn.first, f"turns go clockwise from a player, not a {t}")
+            if rs.turn.when is not None:
+                self.expect(rs.turn.when, Scope(player=True), BOOL, "the turn's 'when' condition")
+            ended = False
+            for ph in rs.turn.phases:
+                if ended:
+                    self.error(ph, f"phase '{ph.name}' can never be reached: the phase before "
+                                   f"it always ends the turn")
+                scope = Scope(player=True, turn=True)
+                self.block(ph.body, scope)
+                if ph.body and isinstance(ph.body[-1], (ir.EndTurn, ir.EndGame)):
+                    ended = True
+        for e in rs.endings:
+            self.expect(e.cond, Scope(player=False), BOOL, "an end condition")
+        if rs.turn is None and not rs.endings:
+            self.warn(rs, "the ruleset has no turn and no end: the game ends after setup")
+        for item in rs.score:
+            scope = Scope(player=True)
+            self.expect(item.points, scope, NUM, "points")
+            if item.cond is not None:
+                self.expect(item.cond, scope, BOOL, "a scoring condition")
+        for r in rs.rules:
+            if r.name not in self.used_rules:
+                self.warn(r, f"rule '{r.name}' is never used")
+        for t in rs.tables:
+            if t.name not in self.used_tables:
+                self.warn(t, f"table '{t.name}' is never rolled on")
+        for d in rs.decks:
+            if sum(c.count for c in d.cards) == 0 and d.name in self.drawn:
+                self.error(d, f"deck '{d.name}' has no cards but is drawn from")
+
+    drawn: set = set()
+
+    # ---------------------------------------------------------- statements
+
+    def block(self, stmts, scope):
+        after = None
+        for s in stmts:
+            if after is not None:
+                self.error(s, f"this can never happen: it comes after '{after}'")
+                after = None
+            self.stmt(s, scope)
+            if isinstance(s, ir.EndTurn):
+                after = "end turn"
+            elif isinstance(s, ir.EndGame):
+                after = "end game"
+            elif isinstance(s, ir.Stop):
+                after = "stop"
+
+    def stmt(self, s, scope):
+        getattr(self, "s_" + type(s).__name__)(s, scope)
+
+    def s_Assign(self, s, scope):
+        value = self.expr(s.value, scope)
+        t = s.target
+        if isinstance(t, ir.Name):
+            if t.name in scope.locals:
+                target_type = scope.locals[t.name]
+            elif t.name in self.stats:
+                stat = self.stats[t.name]
+                target_type = self.stat_types.get(t.name, ANY)
+                if stat.scope != "global" and not scope.player:
+                    self.error(t, f"'{t.name}' belongs to each player, but no player is in "
+                                  f"scope here (use 'for each player')")
+                if stat.values and isinstance(s.value, ir.Name) and s.value.name in self.enum_values \
+                        and self.enum_values[s.value.name] != stat.name:
+                    self.error(s.value, f"'{s.value.name}' is not one of the values of "
+                                        f"'{stat.name}': {', '.join(stat.values)}")
+            elif t.name in self.consts:
+                self.error(t, f"'{t.name}' is a constant and cannot change")
+                return
+            else:
+                self.unknown(t, t.name, scope)
+                return
+        else:
+            self.attr(t, scope)
+            target_type = self.stat_types.get(t.name, ANY)
+        if s.op != "=" and target_type not in (NUM, ANY):
+            self.error(s, f"'{s.op}' needs a number, but '{t.name}' is a {target_type}")
+        if s.op != "=" and value not in (NUM, ANY):
+            self.error(s.value, f"'{s.op}' needs a number, not a {value}")
+        if s.op == "=" and target_type not in (ANY,) and value not in (ANY,) and value != target_type \
+                and not (target_type == PLAYER and value == "none"):
+            self.error(s.value, f"'{t.name}' holds a {target_type}, not a {value}")
+
+    def s_Let(self, s, scope):
+        t = self.expr(s.value, scope)
+        if s.name in self.stats or s.name in self.consts:
+            self.error(s, f"'let {s.name}' would hide the stat or constant '{s.name}'")
+        scope.locals[s.name] = t if t != "none" else ANY
+
+    def s_If(self, s, scope):
+        self.expect(s.cond, scope, BOOL, "an 'if' condition")
+        self.block(s.then, scope)
+        self.block(s.orelse, scope)
+
+    def s_Repeat(self, s, scope):
+        self.expect(s.times, scope, NUM, "a repeat count")
+        scope.loops += 1
+        self.block(s.body, scope)
+        scope.loops -= 1
+
+    def s_While(self, s, scope):
+        self.expect(s.cond, scope, BOOL, "a 'while' condition")
+        scope.loops += 1
+        self.block(s.body, scope)
+        scope.loops -= 1
+
+    def s_Stop(self, s, scope):
+        if scope.loops == 0:
+            self.error(s, "'stop' leaves a repeat, while or for each loop, and there is none here")
+
+    def s_ForEachPlayer(self, s, scope):
+        inner = scope
+        if s.var:
+            scope.locals[s.var] = PLAYER
+        else:
+            inner = scope.child(player=True)
+        if s.cond is not None:
+            self.expect(s.cond, inner, BOOL, "a 'where' condition")
+        inner.loops += 1
+        self.block(s.body, inner)
+        inner.loops -= 1
+
+    def s_RollOn(self, s, scope):
+        if s.table not in self.tables:
+            self.error(s, f"there is no table '{s.table}'{self.nearest(s.table, self.tables)}")
+        self.used_tables.add(s.table)
+
+    def s_Test(self, s, scope):
+        if self.rs.test is None:
+            self.error(s, "'test' is used but the ruleset never says how a test is made "
+                          "(add e.g. 'test (stat): roll d10 <= stat')")
+        self.expect(s.target, scope, NUM, "a test")
+
+    def pile(self, ref, scope, allow_local=False):
+        if allow_local and ref.name in scope.locals and ref.owner is None:
+            if scope.locals[ref.name] not in (CARDS, ANY):
+                self.error(ref, f"'{ref.name}' holds a {scope.locals[ref.name]}, not cards")
+            return
+        if ref.name not in self.piles:
+            kinds = "deck or pile"
+            self.error(ref, f"there is no {kinds} '{ref.name}'{self.nearest(ref.name, self.piles)}")
+            return
+        decl = self.piles[ref.name]
+        per_player = isinstance(decl, ir.Pile) and decl.per_player
+        if ref.owner is not None:
+            if not per_player:
+                self.error(ref, f"pile '{ref.name}' is shared; it has no owner")
+            if ref.owner not in scope.locals:
+                self.error(ref, f"unknown player '{ref.owner}'{self.nearest(ref.owner, scope.locals)}")
+        elif per_player and not scope.player:
+            self.error(ref, f"pile '{ref.name}' belongs to each player, but no player is in scope")
+
+    def s_Draw(self, s, scope):
+        self.expect(s.count, scope, NUM, "the number of cards to draw")
+        self.pile(s.source, scope)
+        self.pile(s.dest, scope)
+        self.drawn = self.drawn | {s.source.name}
+
+    def s_MoveAll(self, s, scope):
+        self.pile(s.source, scope)
+        self.pile(s.dest, scope)
+
+    def s_MoveCards(self, s, scope):
+        if s.cards not in scope.locals:
+            self.error(s, f"'{s.cards}' holds no chosen cards here{self.nearest(s.cards, scope.locals)}")
+        elif scope.locals[s.cards] not in (CARDS, ANY):
+            self.error(s, f"'{s.cards}' holds a {scope.locals[s.cards]}, not cards")
+        self.pile(s.source, scope)
+        self.pile(s.dest, scope)
+
+    def s_ChooseCards(self, s, scope):
+        self.expect(s.low, scope, NUM, "how many cards")
+        self.expect(s.high, scope, NUM, "how many cards")
+        self.pile(s.pile, scope)
+        scope.locals[s.var] = CARDS
+
+    def s_ChooseOne(self, s, scope):
+        labels = set()
+        for c in s.choices:
+            if c.label in labels:
+                self.error(c, f"the choice '{c.label}' is offered twice")
+            labels.add(c.label)
+            self.block(c.body, scope)
+        if not s.choices:
+            self.error(s, "'choose one' offers no choices")
+
+    def s_ChooseOption(self, s, scope):
+        if s.option not in self.options:
+            self.error(s, f"there is no option '{s.option}'{self.nearest(s.option, self.options)}")
+        self.used_options.add(s.option)
+
+    def s_ChooseRow(self, s, scope):
+        t = self.tables.get(s.table)
+        if t is None:
+            self.error(s, f"there is no table '{s.table}'{self.nearest(s.table, self.tables)}")
+            return
+        self.used_tables.add(s.table)
+        if s.low > s.high or s.low < 1 or s.high > t.sides:
+            self.error(s, f"rows {s.low}..{s.high} are not rows of the d{t.sides} table '{t.name}'")
+
+    def s_May(self, s, scope):
+        self.block(s.body, scope)
+
+    def s_Skip(self, s, scope):
+        if s.phase not in self.phases:
+            self.error(s, f"there is no phase '{s.phase}'{self.nearest(s.phase, self.phases)}")
+
+    def s_EndTurn(self, s, scope):
+        if scope.setup:
+            self.error(s, "'end turn' is used in setup, where there is no turn")
+
+    def s_EndGame(self, s, scope):
+        pass
+
+    def s_Log(self, s, scope):
+        pass
+
+    def s_Call(self, s, scope):
+        if s.rule not in self.rules:
+            known = set(self.rules)
+            hint = self.nearest(s.rule, known | set(self.tables) | set(self.stats))
+            if s.rule in self.tables:
+                self.error(s, f"'{s.rule}' is a table: write 'roll on {s.rule}'")
+            elif s.rule in self.stats:
+                self.error(s, f"'{s.rule}' is a stat; a statement here must change it, "
+                              f"e.g. '{s.rule} += 1'")
+            else:
+                self.error(s, f"there is no rule '{s.rule}'{hint}")
+        self.used_rules.add(s.rule)
+
+    # --------------------------------------------------------- expressions
+
+    def expect(self, e, scope, want, what):
+        got = self.expr(e, scope)
+        if got in (ANY, want):
+            return
+        if want == PLAYER and got == "none":
+            return
+        self.error(e, f"{what} must be a {want}, not a {got}")
+
+    def unknown(self, node, name, scope):
+        if name in self.piles:
+            kind = "deck" if name in self.decks else "pile"
+            self.error(node, f"'{name}' is a {kind}, not a number: use 'size of {name}'")
+        elif name in self.tables:
+            self.error(node, f"'{name}' is a table, not a value: use 'roll on {name}'")
+        elif name in self.rules:
+            self.error(node, f"'{name}' is a rule, not a value")
+        elif name in self.cards:
+            self.error(node, f"'{name}' is a card, not a value: use 'count of {name} in PILE'")
+        else:
+            known = set(scope.locals) | set(self.stats) | set(self.consts) | set(self.enum_values)
+            self.error(node, f"unknown name '{name}'{self.nearest(name, known)}")
+
+    def expr(self, e, scope) -> str:
+        return getattr(self, "e_" + type(e).__name__)(e, scope)
+
+    def e_Num(self, e, scope):
+        return NUM
+
+    def e_Bool(self, e, scope):
+        return BOOL
+
+    def e_NoneLit(self, e, scope):
+        return "none"
+
+    def e_Name(self, e, scope):
+        name = e.name
+        if name in scope.locals:
+            return scope.locals[name]
+        if name in self.stats:
+            stat = self.stats[name]
+            if stat.scope != "global" and not scope.player:
+                self.error(e, f"'{name}' belongs to each player, but no player is in scope here")
+            return self.stat_types.get(name, ANY)
+        if name in self.consts:
+            return NUM
+        if name in self.enum_values:
+            return TEXT
+        self.unknown(e, name, scope)
+        return ANY
+
+    def attr(self, e, scope):
+        if e.obj not in scope.locals:
+            self.error(e, f"unknown player '{e.obj}'{self.nearest(e.obj, scope.locals)}")
+        elif scope.locals[e.obj] not in (PLAYER, ANY):
+            self.error(e, f"'{e.obj}' is a {scope.locals[e.obj]}, not a player")
+        stat = self.stats.get(e.name)
+        if stat is None or stat.scope == "global":
+            per_player = [s.name for s in self.rs.stats if s.scope != "global"]
+            self.error(e, f"'{e.name}' is not a stat of each player{self.nearest(e.name, per_player)}")
+            return ANY
+        return self.stat_types.get(e.name, ANY)
+
+    def e_Attr(self, e, scope):
+        return self.attr(e, scope)
+
+    def e_BinOp(self, e, scope):
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op in ("and", "or"):
+            for side, t in ((e.left, a), (e.right, b)):
+                if t not in (BOOL, ANY):
+                    self.error(side, f"'{e.op}' joins yes/no values, not a {t}")
+            return BOOL
+        for side, t in ((e.left, a), (e.right, b)):
+            if t not in (NUM, ANY):
+                self.error(side, f"'{e.op}' needs numbers, not a {t}")
+        return NUM
+
+    def e_Compare(self, e, scope):
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op in ("==", "!="):
+            if ANY not in (a, b) and a != b and "none" not in (a, b):
+                self.error(e, f"comparing a {a} with a {b} is never equal")
+        else:
+            for side, t in ((e.left, a), (e.right, b)):
+                if t not in (NUM, ANY):
+                    self.error(side, f"'{e.op}' compares numbers, not a {t}")
+        return BOOL
+
+    def e_Not(self, e, scope):
+        self.expect(e.operand, scope, BOOL, "'not'")
+        return BOOL
+
+    def e_Neg(self, e, scope):
+        self.expect(e.operand, scope, NUM, "'-'")
+        return NUM
+
+    def e_CallFn(self, e, scope):
+        if e.func not in _FUNCS:
+            self.error(e, f"unknown function '{e.func}'{self.nearest(e.func, _FUNCS)}; "
+                          f"the functions are min, max and abs")
+        else:
+            low, high = _FUNCS[e.func]
+            n = len(e.args)
+            if n < low or (high is not None and n > high):
+                want = f"{low}" if low == high else f"at least {low}"
+                self.error(e, f"{e.func}() takes {want} argument{'s' if low != 1 else ''}, not {n}")
+        for a in e.args:
+            self.expect(a, scope, NUM, f"an argument of {e.func}()")
+        return NUM
+
+    def e_Roll(self, e, scope):
+        self.check_die(e, e.sides)
+        if e.count < 1 or e.count > MAX_DICE:
+            self.error(e, f"a roll uses 1 to {MAX_DICE} dice, not {e.count}")
+        return NUM
+
+    def e_RollOff(self, e, scope):
+        self.check_die(e, e.sides)
+        return PLAYER
+
+    def e_ThisPlayer(self, e, scope):
+        if not scope.player:
+            self.error(e, "'this player' is used where no player is in scope")
+        return PLAYER
+
+    def e_Round(self, e, scope):
+        return NUM
+
+    def e_TestResult(self, e, scope):
+        if self.rs.test is None:
+            self.error(e, f"'{e.what}' refers to a test, but the ruleset never says how a test is made")
+        return NUM if e.what == "margin" else BOOL
+
+    def e_CountCards(self, e, scope):
+        if e.card not in self.cards:
+            self.error(e, f"there is no card '{e.card}'{self.nearest(e.card, self.cards)}")
+        self.pile(e.pile, scope)
+        return NUM
+
+    def e_PileSize(self, e, scope):
+        self.pile(e.pile, scope, allow_local=True)
+        return NUM
+
+    def e_SumCards(self, e, scope):
+        if e.prop not in self.props:
+            self.error(e, f"no card has a '{e.prop}'{self.nearest(e.prop, self.props)}")
+        self.pile(e.pile, scope)
+        return NUM
+
+    def e_PlayerQuery(self, e, scope):
+        if e.cond is not None:
+            self.expect(e.cond, scope.child(player=True), BOOL, "a 'where' condition")
+        return NUM if e.kind == "count" else BOOL
+
+    def e_Extreme(self, e, scope):
+        self.expect(e.value, scope.child(player=True), NUM, f"'{e.kind}'")
+        return NUM
+
+
+class Scope:
+    """What a statement can see: locals (with their types), whether a
+    player is in scope, how many loops enclose it."""
+
+    def __init__(self, player, setup=False, turn=False):
+        self.player = player
+        self.setup = setup
+        self.turn = turn
+        self.locals: Dict[str, str] = {}
+        self.loops = 0
+
+    def child(self, player: Optional[bool] = None):
+        c = Scope(self.player if player is None else player, self.setup, self.turn)
+        c.locals = self.locals
+        c.loops = self.loops
+        return c
+
+
+def check(rs: ir.Ruleset) -> List[Diagnostic]:
+    """Every error in the ruleset (an empty list when it is sound)."""
+    return Checker(rs).run()
+
+
+def check_all(rs: ir.Ruleset):
+    """(errors, warnings)."""
+    c = Checker(rs)
+    errors = c.run()
+    return errors, c.warnings

@@ -1,0 +1,823 @@
+"""Compile a checked IR into the rule machine's code, once per load.
+
+Expressions become Python closures ``f(st, fr)``; statements become ops
+(see ops.py).  Names are resolved here, once, to slots: a player's stat is
+``st.v[player * K + k]``, a global ``st.g[k]``, a local ``fr[3 + i]``.  The
+parse tree is never walked at run time.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from .. import ir
+from . import ops as O
+from .ops import LOCALS, PC, PLAYER
+
+
+class Program:
+    """Everything the machine needs, built from one ruleset."""
+
+    def __init__(self, rs: ir.Ruleset):
+        self.rs = rs
+        self.filename = rs.filename
+        self.source = rs.source
+        # Stats.
+        self.player_stats = [s for s in rs.stats if s.scope in ("player", "turn")]
+        self.turn_stats = [s for s in rs.stats if s.scope == "turn"]
+        self.global_stats = [s for s in rs.stats if s.scope == "global"]
+        self.K = len(self.player_stats)
+        self.pslot = {s.name: i for i, s in enumerate(self.player_stats)}
+        self.gslot = {s.name: i for i, s in enumerate(self.global_stats)}
+        self.stat_decl = {s.name: s for s in rs.stats}
+        self.enum_values = {v for s in rs.stats if s.values for v in s.values}
+        self.consts = {}
+        # Cards and piles.  Every pile (decks included) gets an index; a
+        # per-player pile gets a block of indexes, one per seat, placed
+        # after the shared ones (so its index depends on the player count).
+        self.card_names = []
+        self.card_props = {}
+        self.deck_contents = {}
+        self.card_by_name = {}
+        for deck in rs.decks:
+            contents = []
+            for card in deck.cards:
+                cid = len(self.card_names)
+                self.card_names.append(card.name)
+                self.card_by_name.setdefault(card.name, cid)
+                for prop in card.props:
+                    self.card_props.setdefault(prop.name, {})[cid] = prop.value
+                contents.extend([cid] * card.count)
+            self.deck_contents[deck.name] = contents
+        self.shared_piles = [d.name for d in rs.decks] + [p.name for p in rs.piles if not p.per_player]
+        self.player_piles = [p.name for p in rs.piles if p.per_player]
+        self.pile_index = {name: i for i, name in enumerate(self.shared_piles)}
+        self.player_pile_index = {name: i for i, name in enumerate(self.player_piles)}
+        self.hidden_piles = {p.name for p in rs.piles if p.hidden}
+        self.deck_names = {d.name for d in rs.decks}
+        self.refill = {d.name: d.refill_from for d in rs.decks}
+        # Code.
+        self.codes = []        # list of op lists
+        self.code_names = []
+        self.nlocals = []
+        self.rule_code = {}
+        self.table_code = {}
+        self.table_rows = {}
+        self.option_code = {}
+        self.trigger_conds = {}   # stat name -> [(cond, code)]
+        self.tables = {t.name: t for t in rs.tables}
+        self.rules = {r.name: r for r in rs.rules}
+        self.options = {o.name: o for o in rs.options}
+        self.reroll = None
+        self.turn_when = None
+        self.turn_first = None
+        self._build()
+
+    # ------------------------------------------------------------- building
+
+    def _new_code(self, name):
+        self.codes.append([])
+        self.code_names.append(name)
+        self.nlocals.append(0)
+        return len(self.codes) - 1
+
+    def _build(self):
+        rs = self.rs
+        for c in rs.consts:
+            self.consts[c.name] = self.const_value(c.value)
+        # Reserve code ids first so calls can refer to them.
+        self.main_code = self._new_code("the game")
+        self.setup_code = self._new_code("setup")
+        self.turn_code = self._new_code("the turn")
+        for r in rs.rules:
+            self.rule_code[r.name] = self._new_code(f"rule {r.name}")
+        for t in rs.tables:
+            self.table_code[t.name] = self._new_code(f"table {t.name}")
+        for o in rs.options:
+            self.option_code[o.name] = self._new_code(f"option {o.name}")
+        trigger_codes = []
+        for i, trig in enumerate(rs.triggers):
+            trigger_codes.append(self._new_code(f"whenever (line {trig.pos.line if trig.pos else '?'})"))
+        # Triggers need their conditions before any assignment is compiled.
+        for trig, code in zip(rs.triggers, trigger_codes):
+            ctx = Ctx(self, code, f"whenever (line {trig.pos.line if trig.pos else '?'})")
+            cond = ctx.expr(trig.cond)
+            for name in _stat_names(trig.cond):
+                self.trigger_conds.setdefault(name, []).append((cond, code))
+        for trig, code in zip(rs.triggers, trigger_codes):
+            Ctx(self, code, self.code_names[code]).finish(trig.body)
+        if rs.reroll is not None:
+            ctx = Ctx(self, None, "reroll")
+            cond = ctx.expr(rs.reroll.cond)
+            costs = [ctx.simple(s) for s in rs.reroll.cost]
+
+            def cost(st, fr, costs=costs):
+                for c in costs:
+                    c(st, fr)
+            self.reroll = (cond, cost)
+        for r in rs.rules:
+            Ctx(self, self.rule_code[r.name], f"rule {r.name}").finish(r.body)
+        for t in rs.tables:
+            self._build_table(t)
+        for o in rs.options:
+            self._build_option(o)
+        Ctx(self, self.setup_code, "setup").finish(rs.setup)
+        main = self.codes[self.main_code]
+        where = ("the game", None)
+        main.append(O.CallOp(where, self.setup_code))
+        if rs.turn is not None:
+            tctx = Ctx(self, None, "the turn")
+            if rs.turn.first is not None:
+                self.turn_first = tctx.expr(rs.turn.first)
+            if rs.turn.when is not None:
+                self.turn_when = tctx.expr(rs.turn.when)
+            self._build_turn(rs.turn)
+            main.append(O.NextTurnOp(where))
+        else:
+            main.append(O.NoTurnOp(where))
+        self.endings = [(e.name, Ctx(self, None, f"end {e.name!r}").expr(e.cond)) for e in rs.endings]
+        sctx = Ctx(self, None, "score")
+        self.score_items = [(sctx.expr(i.points), sctx.expr(i.cond) if i.cond is not None else None)
+                            for i in rs.score]
+        init = Ctx(self, None, "initial values")
+        self.player_init = [init.expr(s.initial) for s in self.player_stats]
+        self.global_init = [init.expr(s.initial) for s in self.global_stats]
+        self.turn_init = [(self.pslot[s.name], init.expr(s.initial)) for s in self.turn_stats]
+
+    def _build_turn(self, turn):
+        ctx = Ctx(self, self.turn_code, "the turn")
+        for phase in turn.phases:
+            ctx.name = f"phase {phase.name}"
+            op = O.PhaseOp(ctx.where(phase), phase.name)
+            ctx.emit(op)
+            ctx.block(phase.body)
+            op.end = len(ctx.code)
+        ctx.done()
+
+    def _build_table(self, table):
+        code = self.table_code[table.name]
+        ctx = Ctx(self, code, f"table {table.name}")
+        slot = ctx.local("$roll")  # local 0: the roll
+        assert slot == LOCALS
+        ctx.emit(O.RollOp(ctx.where(table), 1, table.sides, slot, f"{table.name}"))
+        dispatch = {}
+        ends = []
+        dispatch_op_index = len(ctx.code)
+        ctx.emit(None)  # placeholder for the dispatch
+        starts = []
+        for row in table.rows:
+            start = len(ctx.code)
+            starts.append((row, start))
+            label = row.label or (str(row.low) if row.low == row.high else f"{row.low}..{row.high}")
+            name = table.name
+
+            def note(st, fr, label=label, name=name):
+                st.note(fr[PLAYER], "row", f"{name}: {label}", label)
+            ctx.emit(O.Exec(ctx.where(row), note))
+            ctx.block(row.body)
+            j = O.Jump(ctx.where(row))
+            ctx.emit(j)
+            ends.append(j)
+            for v in range(row.low, row.high + 1):
+                dispatch[v] = start
+        end = len(ctx.code)
+        for j in ends:
+            j.target = end
+        targets = [dispatch.get(v, end) for v in range(table.sides + 2)]
+
+        class Dispatch(O.Op):
+            __slots__ = ()
+
+            def run(self, st, fr, targets=targets, end=end):
+                v = fr[LOCALS]
+                fr[PC] = targets[v] if 0 <= v < len(targets) else end
+                return True
+        ctx.code[dispatch_op_index] = Dispatch(ctx.where(table))
+        ctx.done()
+        self.table_rows[table.name] = [(row.label or str(row.low), row.low, start) for row, start in starts]
+
+    def _build_option(self, option):
+        code = self.option_code[option.name]
+        ctx = Ctx(self, code, f"option {option.name}")
+        choose = O.ChooseOneOp(ctx.where(option), [c.label for c in option.choices], [],
+                               option.prompt or option.name, option.name)
+        ctx.emit(choose)
+        ctx.choices(choose, option.choices)
+        ctx.done()
+
+    # --------------------------------------------------------------- values
+
+    def const_value(self, e):
+        if isinstance(e, ir.Num):
+            return e.value
+        if isinstance(e, ir.Bool):
+            return e.value
+        if isinstance(e, ir.Neg):
+            return -self.const_value(e.operand)
+        if isinstance(e, ir.Name) and e.name in self.consts:
+            return self.consts[e.name]
+        if isinstance(e, ir.BinOp) and e.op in _ARITH:
+            return _ARITH[e.op](self.const_value(e.left), self.const_value(e.right))
+        raise ValueError("not a constant")
+
+
+def _stat_names(e):
+    """Names a trigger condition reads (so assignments to them are watched)."""
+    out = set()
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Name):
+            out.add(node.name)
+        elif isinstance(node, ir.Attr):
+            out.add(node.name)
+        for f in getattr(type(node), "__attrs_attrs__", ()):
+            if f.name == "pos":
+                continue
+            v = getattr(node, f.name)
+            if isinstance(v, tuple):
+                stack.extend(x for x in v if hasattr(type(x), "__attrs_attrs__"))
+            elif hasattr(type(v), "__attrs_attrs__"):
+                stack.append(v)
+    return out
+
+
+def _floordiv(a, b):
+    if b == 0:
+        return 0
+    return a // b
+
+
+def _mod(a, b):
+    if b == 0:
+        return 0
+    return a % b
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _floordiv, "%": _mod}
+_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+
+
+class Ctx:
+    """Compiles the statements of one code (a rule, table, option, phase)."""
+
+    def __init__(self, prog: Program, code_id, name):
+        self.prog = prog
+        self.code_id = code_id
+        self.code = prog.codes[code_id] if code_id is not None else []
+        self.name = name
+        self.locals = {}
+        self.nlocals = 0
+        self.loops = []   # stack of (breaks: [ops], work slots, restore slot)
+        self.hoisted = {}
+
+    # ------------------------------------------------------------ plumbing
+
+    def where(self, node):
+        return (self.name, getattr(node, "pos", None))
+
+    def emit(self, op):
+        self.code.append(op)
+        return op
+
+    def local(self, name):
+        if name not in self.locals:
+            self.locals[name] = LOCALS + self.nlocals
+            self.nlocals += 1
+        return self.locals[name]
+
+    def temp(self):
+        slot = LOCALS + self.nlocals
+        self.nlocals += 1
+        return slot
+
+    def done(self):
+        if self.code_id is not None:
+            self.prog.nlocals[self.code_id] = max(self.prog.nlocals[self.code_id], self.nlocals)
+
+    def finish(self, stmts):
+        self.block(stmts)
+        self.done()
+
+    # ---------------------------------------------------------- statements
+
+    def block(self, stmts):
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s):
+        self.hoist(s)
+        method = getattr(self, "s_" + type(s).__name__)
+        method(s)
+
+    def hoist(self, s):
+        """Rolls inside a statement's expressions are made first, each into
+        a local, by ops of their own (so they can wait for chance)."""
+        for node in _expressions_of(s):
+            for roll in _rolls_in(node):
+                if id(roll) in self.hoisted:
+                    continue
+                slot = self.temp()
+                self.hoisted[id(roll)] = slot
+                if isinstance(roll, ir.Roll):
+                    self.emit(O.RollOp(self.where(roll), roll.count, roll.sides, slot,
+                                       f"{roll.count if roll.count > 1 else ''}d{roll.sides}"))
+                else:
+                    self.emit(O.RollOffOp(self.where(roll), roll.sides, slot, self.temp()))
+
+    def simple(self, s):
+        """A straight-line statement as a function (for reroll costs)."""
+        if isinstance(s, ir.Assign):
+            return self.assign_fn(s)
+        if isinstance(s, ir.Let):
+            slot = self.local(s.name)
+            f = self.expr(s.value)
+
+            def let(st, fr):
+                fr[slot] = f(st, fr)
+            return let
+        raise ValueError(f"{type(s).__name__} cannot be used here")
+
+    def s_Assign(self, s):
+        fn = self.assign_fn(s)
+        name = s.target.name
+        trig = self.prog.trigger_conds.get(name)
+        if trig and name in self.prog.pslot and not (isinstance(s.target, ir.Name) and name in self.locals):
+            if isinstance(s.target, ir.Attr):
+                slot = self.locals[s.target.obj]
+
+                def who(st, fr, slot=slot):
+                    return fr[slot]
+            else:
+                def who(st, fr):
+                    return fr[PLAYER]
+            self.emit(O.TriggerAssign(self.where(s), who, fn, trig))
+        else:
+            self.emit(O.Exec(self.where(s), fn))
+
+    def assign_fn(self, s):
+        value = self.expr(s.value)
+        op = s.op
+        t = s.target
+        if isinstance(t, ir.Name) and t.name in self.locals:
+            slot = self.locals[t.name]
+            if op == "=":
+                def f(st, fr):
+                    fr[slot] = value(st, fr)
+            elif op == "+=":
+                def f(st, fr):
+                    fr[slot] += value(st, fr)
+            else:
+                def f(st, fr):
+                    fr[slot] -= value(st, fr)
+            return f
+        decl = self.prog.stat_decl[t.name]
+        lo, hi = decl.min, decl.max
+        K = self.prog.K
+
+        def clamp(x):
+            if lo is not None and x < lo:
+                return lo
+            if hi is not None and x > hi:
+                return hi
+            return x
+        if lo is None and hi is None:
+            def clamp(x):  # noqa: F811
+                return x
+        if decl.scope == "global":
+            k = self.prog.gslot[t.name]
+            if op == "=":
+                def f(st, fr):
+                    st.g[k] = clamp(value(st, fr))
+            elif op == "+=":
+                def f(st, fr):
+                    st.g[k] = clamp(st.g[k] + value(st, fr))
+            else:
+                def f(st, fr):
+                    st.g[k] = clamp(st.g[k] - value(st, fr))
+            return f
+        k = self.prog.pslot[t.name]
+        if isinstance(t, ir.Attr):
+            pslot = self.locals[t.obj]
+
+            def index(fr):
+                return fr[pslot] * K + k
+        else:
+            def index(fr):
+                return fr[PLAYER] * K + k
+        if op == "=":
+            def f(st, fr):
+                st.v[index(fr)] = clamp(value(st, fr))
+        elif op == "+=":
+            def f(st, fr):
+                i = index(fr)
+                st.v[i] = clamp(st.v[i] + value(st, fr))
+        else:
+            def f(st, fr):
+                i = index(fr)
+                st.v[i] = clamp(st.v[i] - value(st, fr))
+        return f
+
+    def s_Let(self, s):
+        slot = self.local(s.name)
+        f = self.expr(s.value)
+
+        def let(st, fr):
+            fr[slot] = f(st, fr)
+        self.emit(O.Exec(self.where(s), let))
+
+    def s_If(self, s):
+        j = self.emit(O.JumpUnless(self.where(s), self.expr(s.cond)))
+        self.block(s.then)
+        if s.orelse:
+            out = self.emit(O.Jump(self.where(s)))
+            j.target = len(self.code)
+            self.block(s.orelse)
+            out.target = len(self.code)
+        else:
+            j.target = len(self.code)
+
+    def s_Repeat(self, s):
+        work = self.temp()
+        head = len(self.code)
+        op = self.emit(O.CounterOp(self.where(s), work, self.expr(s.times)))
+        self._loop_body(s.body, head, [work], None)
+        op.end = len(self.code)
+        self._close_loop()
+
+    def s_While(self, s):
+        head = len(self.code)
+        j = self.emit(O.JumpUnless(self.where(s), self.expr(s.cond)))
+        self._loop_body(s.body, head, [], None)
+        j.target = len(self.code)
+        self._close_loop()
+
+    def s_ForEachPlayer(self, s):
+        work, saved = self.temp(), self.temp()
+        var = self.local(s.var) if s.var else None
+        cond = self.expr(s.cond) if s.cond is not None else None
+        head = len(self.code)
+        op = self.emit(O.ForEachOp(self.where(s), work, saved, var, s.other, cond))
+        self._loop_body(s.body, head, [work], saved)
+        op.end = len(self.code)
+        self._close_loop()
+
+    def _loop_body(self, body, head, work, restore):
+        self.loops.append(([], work, restore))
+        self.block(body)
+        self.emit(O.Jump(("loop", None), head))
+
+    def _close_loop(self):
+        breaks, _, _ = self.loops.pop()
+        for b in breaks:
+            b.target = len(self.code)
+
+    def s_Stop(self, s):
+        breaks, work, restore = self.loops[-1]
+        breaks.append(self.emit(O.ClearOp(self.where(s), work, restore)))
+
+    def s_RollOn(self, s):
+        self.emit(O.CallOp(self.where(s), self.prog.table_code[s.table]))
+
+    def s_Test(self, s):
+        test = self.prog.rs.test
+        slot = self.temp()
+        self.emit(O.RollOp(self.where(s), 1, test.sides, slot, "test"))
+        target = self.expr(s.target)
+        cmp = _CMP[test.op]
+        under = test.op in ("<=", "<", "==")
+
+        def judge(st, fr):
+            roll = fr[slot]
+            t = target(st, fr)
+            passed = cmp(roll, t)
+            margin = roll - t if under else t - roll
+            st.test = (passed, margin)
+            st.note(fr[PLAYER], "test",
+                    f"test {roll} against {t}: {'passed' if passed else 'failed'}", passed)
+        self.emit(O.Exec(self.where(s), judge))
+
+    def pile(self, ref):
+        """A function (st, fr) -> index of the pile in st.piles."""
+        prog = self.prog
+        if ref.name in prog.pile_index:
+            i = prog.pile_index[ref.name]
+            return lambda st, fr: i
+        j = prog.player_pile_index[ref.name]
+        if ref.owner is not None:
+            slot = self.locals[ref.owner]
+            return lambda st, fr: st.nshared + j * st.n + fr[slot]
+        return lambda st, fr: st.nshared + j * st.n + fr[PLAYER]
+
+    def s_Draw(self, s):
+        count = self.expr(s.count)
+        work = self.temp()
+
+        def start(st, fr):
+            fr[work] = count(st, fr)
+        self.emit(O.Exec(self.where(s), start))
+        refill = self.prog.refill.get(s.source.name)
+        refill_i = self.prog.pile_index.get(refill) if refill else None
+        self.emit(O.DrawOp(self.where(s), work, self.pile(s.source), self.pile(s.dest), refill_i))
+
+    def s_MoveAll(self, s):
+        src, dst = self.pile(s.source), self.pile(s.dest)
+
+        def move(st, fr):
+            a = st.piles[src(st, fr)]
+            st.piles[dst(st, fr)].extend(a)
+            a.clear()
+        self.emit(O.Exec(self.where(s), move))
+
+    def s_MoveCards(self, s):
+        src, dst = self.pile(s.source), self.pile(s.dest)
+        slot = self.locals[s.cards]
+        op_holder = []
+
+        def move(st, fr):
+            a = st.piles[src(st, fr)]
+            for c in fr[slot] or ():
+                try:
+                    a.remove(c)
+                except ValueError:
+                    raise op_holder[0].error(st,
+                        f"card {st.prog.card_names[c]} is not in {s.source.name}") from None
+                st.piles[dst(st, fr)].append(c)
+        op_holder.append(self.emit(O.Exec(self.where(s), move)))
+
+    def s_ChooseCards(self, s):
+        slot = self.local(s.var)
+        self.emit(O.ChooseCardsOp(self.where(s), self.expr(s.low), self.expr(s.high),
+                                  self.pile(s.pile), slot, s.prompt or s.var))
+
+    def choices(self, choose, choices):
+        ends = []
+        for c in choices:
+            choose.targets.append(len(self.code))
+            self.block(c.body)
+            ends.append(self.emit(O.Jump(self.where(c))))
+        for j in ends:
+            j.target = len(self.code)
+
+    def s_ChooseOne(self, s):
+        choose = self.emit(O.ChooseOneOp(self.where(s), [c.label for c in s.choices], [],
+                                         s.prompt or "choose"))
+        self.choices(choose, s.choices)
+
+    def s_ChooseOption(self, s):
+        self.emit(O.CallOp(self.where(s), self.prog.option_code[s.option]))
+
+    def s_ChooseRow(self, s):
+        table = self.prog.tables[s.table]
+        rows = []
+        for row in table.rows:
+            if row.high < s.low or row.low > s.high:
+                continue
+            rows.append(row)
+        # Row starts are known once the table is built; resolve lazily.
+        prog = self.prog
+        op = O.ChooseRowOp(self.where(s), prog.table_code[s.table], None, f"choose on {s.table}")
+        self.emit(op)
+        lo, hi = s.low, s.high
+
+        def resolve(op=op, name=s.table, lo=lo, hi=hi):
+            op.rows = [(label, value, start) for label, value, start in prog.table_rows[name]
+                       if lo <= value <= hi]
+        prog.__dict__.setdefault("_late", []).append(resolve)
+
+    def s_May(self, s):
+        op = self.emit(O.MayOp(self.where(s), s.prompt))
+        self.block(s.body)
+        op.target = len(self.code)
+
+    def s_Skip(self, s):
+        name = s.phase
+
+        def skip(st, fr):
+            st.skips = st.skips + (name,)
+        self.emit(O.Exec(self.where(s), skip))
+
+    def s_EndTurn(self, s):
+        self.emit(O.EndTurnOp(self.where(s)))
+
+    def s_EndGame(self, s):
+        self.emit(O.EndGameOp(self.where(s), s.ending))
+
+    def s_Log(self, s):
+        text = s.text
+
+        def log(st, fr):
+            st.note(fr[PLAYER], "log", text, None)
+        self.emit(O.Exec(self.where(s), log))
+
+    def s_Call(self, s):
+        self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule]))
+
+    # --------------------------------------------------------- expressions
+
+    def expr(self, e):
+        if id(e) in self.hoisted:
+            slot = self.hoisted[id(e)]
+            return lambda st, fr: fr[slot]
+        return getattr(self, "e_" + type(e).__name__)(e)
+
+    def e_Num(self, e):
+        v = e.value
+        return lambda st, fr: v
+
+    def e_Bool(self, e):
+        v = e.value
+        return lambda st, fr: v
+
+    def e_NoneLit(self, e):
+        return lambda st, fr: None
+
+    def e_Name(self, e):
+        name = e.name
+        prog = self.prog
+        if name in self.locals:
+            slot = self.locals[name]
+            return lambda st, fr: fr[slot]
+        if name in prog.pslot:
+            k = prog.pslot[name]
+            K = prog.K
+            return lambda st, fr: st.v[fr[PLAYER] * K + k]
+        if name in prog.gslot:
+            k = prog.gslot[name]
+            return lambda st, fr: st.g[k]
+        if name in prog.consts:
+            v = prog.consts[name]
+            return lambda st, fr: v
+        if name in prog.enum_values:
+            return lambda st, fr: name
+        raise KeyError(name)
+
+    def e_Attr(self, e):
+        slot = self.locals[e.obj]
+        k = self.prog.pslot[e.name]
+        K = self.prog.K
+        return lambda st, fr: st.v[fr[slot] * K + k]
+
+    def e_BinOp(self, e):
+        a, b = self.expr(e.left), self.expr(e.right)
+        if e.op == "and":
+            return lambda st, fr: bool(a(st, fr)) and bool(b(st, fr))
+        if e.op == "or":
+            return lambda st, fr: bool(a(st, fr)) or bool(b(st, fr))
+        if e.op == "+":
+            return lambda st, fr: a(st, fr) + b(st, fr)
+        if e.op == "-":
+            return lambda st, fr: a(st, fr) - b(st, fr)
+        f = _ARITH[e.op]
+        return lambda st, fr: f(a(st, fr), b(st, fr))
+
+    def e_Compare(self, e):
+        a, b = self.expr(e.left), self.expr(e.right)
+        f = _CMP[e.op]
+        if e.op in ("==", "!="):
+            return lambda st, fr: f(a(st, fr), b(st, fr))
+
+        def cmp(st, fr):
+            x, y = a(st, fr), b(st, fr)
+            if x is None or y is None:
+                return False
+            return f(x, y)
+        return cmp
+
+    def e_Not(self, e):
+        a = self.expr(e.operand)
+        return lambda st, fr: not a(st, fr)
+
+    def e_Neg(self, e):
+        a = self.expr(e.operand)
+        return lambda st, fr: -a(st, fr)
+
+    def e_CallFn(self, e):
+        args = [self.expr(a) for a in e.args]
+        fn = {"min": min, "max": max, "abs": abs}[e.func]
+        if len(args) == 2:
+            a, b = args
+            return lambda st, fr: fn(a(st, fr), b(st, fr))
+        return lambda st, fr: fn(*[x(st, fr) for x in args])
+
+    def e_ThisPlayer(self, e):
+        return lambda st, fr: fr[PLAYER]
+
+    def e_Round(self, e):
+        return lambda st, fr: st.round
+
+    def e_TestResult(self, e):
+        if e.what == "passed":
+            return lambda st, fr: st.test is not None and st.test[0]
+        if e.what == "failed":
+            return lambda st, fr: st.test is not None and not st.test[0]
+        return lambda st, fr: st.test[1] if st.test is not None else 0
+
+    def e_CountCards(self, e):
+        pile = self.pile(e.pile)
+        cid = self.prog.card_by_name[e.card]
+        names = self.prog.card_names
+        same = frozenset(i for i, n in enumerate(names) if n == e.card)
+        if len(same) == 1:
+            return lambda st, fr: st.piles[pile(st, fr)].count(cid)
+        return lambda st, fr: sum(1 for c in st.piles[pile(st, fr)] if c in same)
+
+    def e_PileSize(self, e):
+        if e.pile.name in self.locals and e.pile.owner is None:
+            slot = self.locals[e.pile.name]
+            return lambda st, fr: len(fr[slot] or ())
+        pile = self.pile(e.pile)
+        return lambda st, fr: len(st.piles[pile(st, fr)])
+
+    def e_SumCards(self, e):
+        pile = self.pile(e.pile)
+        values = self.prog.card_props.get(e.prop, {})
+        table = [values.get(i, 0) for i in range(len(self.prog.card_names))]
+        return lambda st, fr: sum([table[c] for c in st.piles[pile(st, fr)]])
+
+    def e_PlayerQuery(self, e):
+        cond = self.expr(e.cond) if e.cond is not None else (lambda st, fr: True)
+        other = e.other
+        kind = e.kind
+
+        def matching(st, fr):
+            me = fr[PLAYER]
+            probe = list(fr)
+            k = 0
+            for seat in range(st.n):
+                if other and seat == me:
+                    continue
+                probe[PLAYER] = seat
+                if cond(st, probe):
+                    k += 1
+            return k
+        if kind == "count":
+            return matching
+        if kind == "none":
+            return lambda st, fr: matching(st, fr) == 0
+        return lambda st, fr: matching(st, fr) > 0
+
+    def e_Extreme(self, e):
+        value = self.expr(e.value)
+        pick = max if e.kind == "highest" else min
+        other = e.other
+
+        def extreme(st, fr):
+            me = fr[PLAYER]
+            probe = list(fr)
+            vals = []
+            for seat in range(st.n):
+                if other and seat == me:
+                    continue
+                probe[PLAYER] = seat
+                vals.append(value(st, probe))
+            return pick(vals) if vals else 0
+        return extreme
+
+
+def _children(node):
+    for f in getattr(type(node), "__attrs_attrs__", ()):
+        if f.name == "pos":
+            continue
+        v = getattr(node, f.name)
+        if isinstance(v, tuple):
+            for x in v:
+                if hasattr(type(x), "__attrs_attrs__"):
+                    yield x
+        elif hasattr(type(v), "__attrs_attrs__"):
+            yield v
+
+
+_STMT_TYPES = tuple(t for t in ir.Stmt.__args__)
+
+
+def _expressions_of(s):
+    """The expressions that belong to a statement itself (not to the
+    statements nested in its body)."""
+    for f in getattr(type(s), "__attrs_attrs__", ()):
+        if f.name in ("pos", "then", "orelse", "body", "choices"):
+            continue
+        v = getattr(s, f.name)
+        if hasattr(type(v), "__attrs_attrs__") and not isinstance(v, _STMT_TYPES):
+            yield v
+
+
+def _rolls_in(e):
+    found = []
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ir.Roll, ir.RollOff)):
+            found.append(node)
+            continue
+        stack.extend(_children(node))
+    found.reverse()
+    return found
+
+
+def compile_ruleset(rs: ir.Ruleset) -> Program:
+    prog = Program(rs)
+    for late in prog.__dict__.pop("_late", []):
+        late()
+    return prog

@@ -1,0 +1,630 @@
+"""The instructions of the rule machine.
+
+A compiled rule is a list of ops.  The machine's state is plain data: a
+stack of frames ``[code_id, pc, player, local0, local1, ...]`` plus the
+game's values, piles and random generator.  An op's ``run(st, fr)`` does its
+work and returns True to go on, or False when the game must wait for a
+decision or a chance outcome; the op at the top frame's pc then answers
+``moves(st, fr)`` and takes the chosen move in ``resume(st, fr, data)``.
+Because the machine state is plain lists, a state clones and serializes
+cheaply and exactly.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import comb
+
+from ..errors import RulesetRuntimeError
+
+# Frame layout.
+CODE, PC, PLAYER, LOCALS = 0, 1, 2, 3
+
+# What a waiting state waits for.
+WAIT_NONE, WAIT_CHANCE, WAIT_DECISION = 0, 1, 2
+
+M64 = (1 << 64) - 1
+
+
+def rand_below(st, n):
+    """A uniform integer in [0, n) from the state's counter-based generator
+    (splitmix64), so the generator's whole state is one integer."""
+    z = (st.seed + (st.rng + 1) * 0x9E3779B97F4A7C15) & M64
+    st.rng += 1
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    z ^= z >> 31
+    return (z * n) >> 64
+
+
+class Op:
+    """Base op: straight-line work done by ``fn``."""
+
+    __slots__ = ("where",)
+    waits = False
+
+    def __init__(self, where):
+        self.where = where  # (rule name, ir.Pos) for error messages
+
+    def error(self, st, message):
+        """A runtime error that names this op's rule, file and line."""
+        rule, pos = self.where
+        prog = st.prog
+        return RulesetRuntimeError.at(
+            prog.filename, pos.line if pos else 1, pos.column if pos else 1,
+            f"in {rule}: {message}", prog.source)
+
+
+class Exec(Op):
+    __slots__ = ("fn",)
+
+    def __init__(self, where, fn):
+        super().__init__(where)
+        self.fn = fn
+
+    def run(self, st, fr):
+        self.fn(st, fr)
+        fr[PC] += 1
+        return True
+
+
+class Jump(Op):
+    __slots__ = ("target",)
+
+    def __init__(self, where, target=None):
+        super().__init__(where)
+        self.target = target
+
+    def run(self, st, fr):
+        fr[PC] = self.target
+        return True
+
+
+class JumpUnless(Op):
+    __slots__ = ("cond", "target")
+
+    def __init__(self, where, cond, target=None):
+        super().__init__(where)
+        self.cond = cond
+        self.target = target
+
+    def run(self, st, fr):
+        if self.cond(st, fr):
+            fr[PC] += 1
+        else:
+            fr[PC] = self.target
+        return True
+
+
+class CallOp(Op):
+    """Push a frame for another code (a rule, table or option)."""
+
+    __slots__ = ("code", "nlocals", "start")
+
+    def __init__(self, where, code, nlocals=0, start=0):
+        super().__init__(where)
+        self.code = code
+        self.nlocals = nlocals
+        self.start = start
+
+    def run(self, st, fr):
+        fr[PC] += 1
+        st.push([self.code, self.start, fr[PLAYER]] + [None] * st.prog.nlocals[self.code])
+        return True
+
+
+class TriggerAssign(Op):
+    """Set a player's stat; when that makes a ``whenever`` condition become
+    true for the player, run the trigger's body for them."""
+
+    __slots__ = ("player", "assign", "triggers")
+
+    def __init__(self, where, player, assign, triggers):
+        super().__init__(where)
+        self.player = player      # fn(st, fr) -> seat whose stat changes
+        self.assign = assign      # fn(st, fr) -> None
+        self.triggers = triggers  # [(cond(st, fr), code_id)]
+
+    def run(self, st, fr):
+        p = self.player(st, fr)
+        probe = [None, 0, p]
+        before = [cond(st, probe) for cond, _ in self.triggers]
+        self.assign(st, fr)
+        fr[PC] += 1
+        for (cond, code), was in zip(self.triggers, before):
+            if not was and cond(st, probe):
+                st.push([code, 0, p] + [None] * st.prog.nlocals[code])
+        return True
+
+
+# ------------------------------------------------------------------ chance
+
+
+class RollOp(Op):
+    """Roll ``count`` dice of ``sides`` into a local (their sum).  In
+    explicit mode this waits for a chance outcome; during a turn the
+    ruleset's reroll rule may then offer the turn's player a reroll."""
+
+    __slots__ = ("count", "sides", "slot", "why", "dist")
+    waits = True
+
+    def __init__(self, where, count, sides, slot, why):
+        super().__init__(where)
+        self.count = count
+        self.sides = sides
+        self.slot = slot
+        self.why = why
+        self.dist = _sum_distribution(count, sides)
+
+    def run(self, st, fr):
+        if st.explicit:
+            st.wait(WAIT_CHANCE, None)
+            return False
+        sides = self.sides
+        total = 0
+        for _ in range(self.count):
+            total += rand_below(st, sides) + 1
+        return self.got(st, fr, total)
+
+    def got(self, st, fr, value):
+        fr[self.slot] = value
+        st.note(fr[PLAYER], "roll", f"{self.why}: rolled {value}", value)
+        rr = st.prog.reroll
+        if rr is not None and st.turn_player is not None and rr[0](st, [None, 0, st.turn_player]):
+            st.wait(WAIT_DECISION, st.turn_player)
+            st.rerolling = True
+            return False
+        fr[PC] += 1
+        return True
+
+    def moves(self, st, fr):
+        if st.rerolling:
+            v = fr[self.slot]
+            return [(f"keep {v}", None, "keep"), (f"reroll {v}", None, "reroll")]
+        return [(f"roll {v}", p, v) for v, p in self.dist]
+
+    def resume(self, st, fr, data):
+        if st.rerolling:
+            st.rerolling = False
+            st.clear_wait()
+            if data == "keep":
+                st.note(st.turn_player, "keep", f"keeps the {fr[self.slot]}", fr[self.slot])
+                fr[PC] += 1
+                return True
+            st.note(st.turn_player, "reroll", f"rerolls the {fr[self.slot]}", None)
+            st.prog.reroll[1](st, [None, 0, st.turn_player])
+            return self.run(st, fr)
+        st.clear_wait()
+        return self.got(st, fr, data)
+
+
+def _sum_distribution(count, sides):
+    """Exact distribution of the sum of ``count`` dice (small pools only)."""
+    if count * sides > 10_000 or count > 50:
+        return None
+    dist = {0: 1}
+    for _ in range(count):
+        nxt = {}
+        for total, ways in dist.items():
+            for face in range(1, sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0) + ways
+        dist = nxt
+    whole = sides ** count
+    return [(v, Fraction(w, whole)) for v, w in sorted(dist.items())]
+
+
+class RollOffOp(Op):
+    """Every player rolls; players tied for the highest roll roll again until
+    one is highest.  The winner (a seat) goes into ``slot``.  Progress is
+    kept in local ``work`` as a tuple (contenders..., None, rolls...)."""
+
+    __slots__ = ("sides", "slot", "work")
+    waits = True
+
+    def __init__(self, where, sides, slot, work):
+        super().__init__(where)
+        self.sides = sides
+        self.slot = slot
+        self.work = work
+
+    def run(self, st, fr):
+        work = fr[self.work]
+        if work is None:
+            work = (tuple(range(st.n)), ())
+        while True:
+            contenders, rolls = work
+            if len(rolls) == len(contenders):
+                high = max(rolls)
+                best = tuple(c for c, r in zip(contenders, rolls) if r == high)
+                if len(best) == 1:
+                    fr[self.slot] = best[0]
+                    fr[self.work] = None
+                    st.note(best[0], "roll-off", f"P{best[0]} wins the roll-off", best[0])
+                    fr[PC] += 1
+                    return True
+                work = (best, ())
+                continue
+            if len(contenders) == 1:
+                rolls = (1,)
+                work = (contenders, rolls)
+                continue
+            fr[self.work] = work
+            if st.explicit:
+                st.wait(WAIT_CHANCE, None)
+                return False
+            self._add(st, fr, rand_below(st, self.sides) + 1)
+            work = fr[self.work]
+
+    def _add(self, st, fr, value):
+        contenders, rolls = fr[self.work]
+        st.note(contenders[len(rolls)], "roll", f"P{contenders[len(rolls)]} rolls {value} for the roll-off", value)
+        fr[self.work] = (contenders, rolls + (value,))
+
+    def moves(self, st, fr):
+        p = Fraction(1, self.sides)
+        return [(f"roll {v}", p, v) for v in range(1, self.sides + 1)]
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        self._add(st, fr, data)
+        return self.run(st, fr)
+
+
+class DrawOp(Op):
+    """Draw cards one at a time; the number left to draw is in local
+    ``count``.  An empty deck is refilled from its refill pile.  In explicit
+    mode each draw with more than one possible card is a chance node."""
+
+    __slots__ = ("count", "src", "dst", "refill")
+    waits = True
+
+    def __init__(self, where, count, src, dst, refill):
+        super().__init__(where)
+        self.count = count
+        self.src = src      # fn(st, fr) -> pile index
+        self.dst = dst
+        self.refill = refill  # pile index or None
+
+    def run(self, st, fr):
+        piles = st.piles
+        while True:
+            if fr[self.count] <= 0:
+                fr[PC] += 1
+                return True
+            src = piles[self.src(st, fr)]
+            if not src and self.refill is not None and piles[self.refill]:
+                src.extend(piles[self.refill])
+                piles[self.refill].clear()
+                st.note(fr[PLAYER], "shuffle", "the discards are shuffled into a new deck", None)
+            if not src:
+                fr[self.count] = 0
+                continue
+            if st.explicit and len(set(src)) > 1:
+                st.wait(WAIT_CHANCE, None)
+                return False
+            i = rand_below(st, len(src)) if len(src) > 1 else 0
+            self._take(st, fr, src, i)
+
+    def _take(self, st, fr, src, i):
+        card = src[i]
+        src[i] = src[-1]
+        src.pop()
+        st.piles[self.dst(st, fr)].append(card)
+        fr[self.count] -= 1
+        st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card, hidden=True)
+
+    def moves(self, st, fr):
+        src = st.piles[self.src(st, fr)]
+        counts = {}
+        for c in src:
+            counts[c] = counts.get(c, 0) + 1
+        n = len(src)
+        names = st.prog.card_names
+        return [(f"draw {names[c]}", Fraction(k, n), c) for c, k in sorted(counts.items())]
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        src = st.piles[self.src(st, fr)]
+        self._take(st, fr, src, src.index(data))
+        return self.run(st, fr)
+
+
+# ---------------------------------------------------------------- decisions
+
+
+class ChooseCardsOp(Op):
+    """The player in scope picks between ``low`` and ``high`` cards from a
+    pile; the choice (a tuple of card ids) goes into ``slot``.  Cards of the
+    same kind are interchangeable, so the moves are distinct multisets."""
+
+    __slots__ = ("low", "high", "pile", "slot", "prompt")
+    waits = True
+
+    def __init__(self, where, low, high, pile, slot, prompt):
+        super().__init__(where)
+        self.low, self.high, self.pile, self.slot, self.prompt = low, high, pile, slot, prompt
+
+    def run(self, st, fr):
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        cards = sorted(st.piles[self.pile(st, fr)])
+        low = max(0, self.low(st, fr))
+        high = min(len(cards), self.high(st, fr))
+        names = st.prog.card_names
+        kinds = sorted(set(cards))
+        have = {c: cards.count(c) for c in kinds}
+        out = []
+        for k in range(low, high + 1):
+            for combo in combinations_with_replacement(kinds, k):
+                if all(combo.count(c) <= have[c] for c in set(combo)):
+                    text = ", ".join(names[c] for c in combo) if combo else "nothing"
+                    out.append((f"{self.prompt} {text}", None, combo))
+        return out
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        fr[self.slot] = tuple(data)
+        names = st.prog.card_names
+        text = ", ".join(names[c] for c in data) if data else "nothing"
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {text}", list(data))
+        fr[PC] += 1
+        return True
+
+
+class ChooseOneOp(Op):
+    """The player in scope picks one of several labelled choices; each leads
+    to its own code in this rule.  ``option`` names a setup option whose
+    answer may have been given to ``new_game``."""
+
+    __slots__ = ("labels", "targets", "prompt", "option")
+    waits = True
+
+    def __init__(self, where, labels, targets, prompt, option=None):
+        super().__init__(where)
+        self.labels = labels
+        self.targets = targets
+        self.prompt = prompt
+        self.option = option
+
+    def run(self, st, fr):
+        if self.option is not None:
+            preset = st.preset_option(self.option, fr[PLAYER])
+            if preset is not None:
+                return self._pick(st, fr, self.labels.index(preset))
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        return [(label, None, i) for i, label in enumerate(self.labels)]
+
+    def _pick(self, st, fr, i):
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.labels[i]}", self.labels[i])
+        fr[PC] = self.targets[i]
+        return True
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        return self._pick(st, fr, data)
+
+
+class ChooseRowOp(Op):
+    """Pick a row of a table and apply it as if rolled."""
+
+    __slots__ = ("table_code", "rows", "prompt")
+    waits = True
+
+    def __init__(self, where, table_code, rows, prompt):
+        super().__init__(where)
+        self.table_code = table_code
+        self.rows = rows  # [(label, value, start_pc)]
+        self.prompt = prompt
+
+    def run(self, st, fr):
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        return [(label, None, i) for i, (label, _, _) in enumerate(self.rows)]
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        label, value, start = self.rows[data]
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {label}", label)
+        fr[PC] += 1
+        code = self.table_code
+        frame = [code, start, fr[PLAYER]] + [None] * st.prog.nlocals[code]
+        frame[LOCALS] = value
+        st.push(frame)
+        return True
+
+
+class MayOp(Op):
+    """A yes/no decision of the player in scope; "no" jumps past the body."""
+
+    __slots__ = ("prompt", "target")
+    waits = True
+
+    def __init__(self, where, prompt, target=None):
+        super().__init__(where)
+        self.prompt = prompt
+        self.target = target
+
+    def run(self, st, fr):
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        return [(f"{self.prompt}: yes", None, True), (f"{self.prompt}: no", None, False)]
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {'yes' if data else 'no'}", data)
+        if data:
+            fr[PC] += 1
+        else:
+            fr[PC] = self.target
+        return True
+
+
+# ---------------------------------------------------------------- control
+
+
+class ForEachOp(Op):
+    """Step a ``for each player`` loop.  Local ``work`` holds how many seats
+    (in turn order) have been looked at, local ``saved`` the player in scope
+    before the loop; ``var`` (if any) receives each player."""
+
+    __slots__ = ("work", "saved", "var", "other", "cond", "end")
+
+    def __init__(self, where, work, saved, var, other, cond, end=None):
+        super().__init__(where)
+        self.work, self.saved, self.var, self.other, self.cond, self.end = \
+            work, saved, var, other, cond, end
+
+    def run(self, st, fr):
+        i = fr[self.work]
+        if i is None:
+            i = 0
+            fr[self.saved] = fr[PLAYER]
+        else:
+            fr[PLAYER] = fr[self.saved]
+        n = st.n
+        first = st.first_seat()
+        me = fr[self.saved]
+        while i < n:
+            seat = (first + i) % n
+            i += 1
+            if self.other and seat == me:
+                continue
+            if self.var is not None:
+                fr[self.var] = seat
+            else:
+                fr[PLAYER] = seat
+            if self.cond is None or self.cond(st, fr):
+                fr[self.work] = i
+                fr[PC] += 1
+                return True
+        fr[PLAYER] = fr[self.saved]
+        fr[self.work] = None
+        fr[PC] = self.end
+        return True
+
+
+class CounterOp(Op):
+    """``repeat N times``: local ``work`` counts down; jumps to ``end``
+    when it reaches 0."""
+
+    __slots__ = ("work", "times", "end")
+
+    def __init__(self, where, work, times, end=None):
+        super().__init__(where)
+        self.work, self.times, self.end = work, times, end
+
+    def run(self, st, fr):
+        left = fr[self.work]
+        if left is None:
+            left = self.times(st, fr)
+        if left <= 0:
+            fr[self.work] = None
+            fr[PC] = self.end
+            return True
+        fr[self.work] = left - 1
+        fr[PC] += 1
+        return True
+
+
+class ClearOp(Op):
+    """Reset a loop's work local (used by ``stop``) and jump."""
+
+    __slots__ = ("slots", "restore", "target")
+
+    def __init__(self, where, slots, restore, target=None):
+        super().__init__(where)
+        self.slots, self.restore, self.target = slots, restore, target
+
+    def run(self, st, fr):
+        if self.restore is not None:
+            fr[PLAYER] = fr[self.restore]
+        for s in self.slots:
+            fr[s] = None
+        fr[PC] = self.target
+        return True
+
+
+class EndTurnOp(Op):
+    def run(self, st, fr):
+        st.end_turn()
+        return True
+
+
+class EndGameOp(Op):
+    __slots__ = ("ending",)
+
+    def __init__(self, where, ending):
+        super().__init__(where)
+        self.ending = ending
+
+    def run(self, st, fr):
+        st.finish(self.ending)
+        return False
+
+
+class PhaseOp(Op):
+    """Start of a phase: skipped when ``skip`` named it this turn."""
+
+    __slots__ = ("name", "end")
+
+    def __init__(self, where, name, end=None):
+        super().__init__(where)
+        self.name, self.end = name, end
+
+    def run(self, st, fr):
+        if self.name in st.skips:
+            st.note(fr[PLAYER], "phase", f"skips the {self.name} phase", self.name)
+            fr[PC] = self.end
+        else:
+            st.note(fr[PLAYER], "phase", f"{self.name} phase", self.name)
+            fr[PC] += 1
+        return True
+
+
+class NextTurnOp(Op):
+    """The turn loop: check the endings, find the next player to take a
+    turn, reset their per-turn values, and run the turn."""
+
+    MAX_IDLE = 10_000
+
+    def run(self, st, fr):
+        game = st.prog
+        if st.check_endings():
+            return False
+        n = st.n
+        idle = 0
+        when = game.turn_when
+        while True:
+            st.order_pos += 1
+            if st.order_pos >= n:
+                st.order_pos = 0
+                st.round += 1
+            seat = (st.first_seat() + st.order_pos) % n
+            if when is None or when(st, [None, 0, seat]):
+                break
+            idle += 1
+            if idle > self.MAX_IDLE:
+                raise self.error(st, "no player can take a turn (the turn's 'when' "
+                                 "condition is false for everyone)")
+        st.start_turn(seat)
+        st.push([game.turn_code, 0, seat] + [None] * game.nlocals[game.turn_code])
+        return True
+
+
+class NoTurnOp(Op):
+    """A ruleset with no turn: the game ends after setup."""
+
+    def run(self, st, fr):
+        if not st.check_endings():
+            st.finish("setup complete")
+        return False

@@ -1,0 +1,555 @@
+"""Game and State: the move API, the same for every ruleset.
+
+A ``State`` is plain data (lists of ints and strings, a stack of frames, a
+64-bit generator counter), so cloning, comparing and saving it are cheap
+and exact.  All game logic lives in the compiled program (compile.py,
+ops.py); this module runs it until the next decision or chance node.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from fractions import Fraction
+from typing import Any, Dict, List, Optional, Sequence
+
+import attrs
+
+from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
+from .compile import Program
+from .ops import CODE, LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE
+
+#: ``State.current_player`` at a chance node.
+CHANCE = -1
+
+FORMAT = "rulelang-state/1"
+
+
+@attrs.frozen
+class Limits:
+    """Bounds that stop a runaway ruleset with a clear error.  An embedding
+    program may pass its own to ``Game.new_game``."""
+
+    max_steps: int = 200_000      # rule steps between two moves
+    max_depth: int = 200          # rules calling rules (or triggers) nested
+
+
+@attrs.frozen
+class Move:
+    """One legal decision (or chance outcome).  ``label`` is unique among
+    the moves legal at that point; ``probability`` is set at chance nodes."""
+
+    label: str
+    player: Optional[int]
+    probability: Optional[Fraction] = None
+    value: Any = attrs.field(default=None, eq=False, repr=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        d = {"label": self.label, "player": self.player}
+        if self.probability is not None:
+            d["probability"] = str(self.probability)
+        value = self.value
+        if isinstance(value, tuple):
+            value = list(value)
+        d["value"] = value
+        return d
+
+    def __str__(self):
+        return self.label
+
+
+@attrs.frozen
+class Result:
+    scores: tuple
+    winners: tuple
+    ending: Optional[str]
+
+
+@attrs.frozen
+class LogEntry:
+    """One thing that happened.  ``text`` is for people, the rest for
+    programs."""
+
+    round: int
+    player: Optional[int]
+    kind: str
+    text: str
+    value: Any = None
+
+    def to_dict(self):
+        v = self.value
+        return {"round": self.round, "player": self.player, "kind": self.kind,
+                "text": self.text, "value": list(v) if isinstance(v, tuple) else v}
+
+
+class State:
+    """One game in progress."""
+
+    __slots__ = ("game", "prog", "n", "explicit", "seed", "rng", "v", "g", "piles",
+                 "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
+                 "round", "order_pos", "skips", "test", "over", "options", "log_tail",
+                 "limits", "logging")
+
+    # ------------------------------------------------------------ public API
+
+    @property
+    def players(self) -> int:
+        return self.n
+
+    @property
+    def current_player(self) -> Optional[int]:
+        if self.over is not None:
+            return None
+        if self.waiting == WAIT_CHANCE:
+            return CHANCE
+        return self.actor
+
+    @property
+    def is_over(self) -> bool:
+        return self.over is not None
+
+    @property
+    def is_chance_node(self) -> bool:
+        return self.over is None and self.waiting == WAIT_CHANCE
+
+    def legal_moves(self) -> List[Move]:
+        if self.over is not None:
+            return []
+        fr = self.stack[-1]
+        op = self.prog.codes[fr[CODE]][fr[PC]]
+        player = None if self.waiting == WAIT_CHANCE else self.actor
+        return [Move(label, player, prob, value) for label, prob, value in op.moves(self, fr)]
+
+    def apply(self, move) -> "State":
+        """Make a move (a ``Move`` or its label).  An illegal move raises
+        ``IllegalMoveError`` and changes nothing.  Returns the state."""
+        if self.over is not None:
+            raise IllegalMoveError(f"the game is over ({self.over}); no move is legal", move)
+        label = move.label if isinstance(move, Move) else move
+        if not isinstance(label, str):
+            raise IllegalMoveError(f"a move is a Move or its label (a string), not {label!r}", move)
+        fr = self.stack[-1]
+        op = self.prog.codes[fr[CODE]][fr[PC]]
+        for lab, _prob, value in op.moves(self, fr):
+            if lab == label:
+                break
+        else:
+            legal = [m[0] for m in op.moves(self, fr)]
+            shown = ", ".join(repr(x) for x in legal[:12]) + (", …" if len(legal) > 12 else "")
+            raise IllegalMoveError(f"{label!r} is not a legal move now; legal moves: {shown}", move)
+        try:
+            go = op.resume(self, fr, value)
+        except RulesetError:
+            raise
+        except Exception as e:  # a fault inside a rule, reported with its place
+            raise op.error(self, f"{type(e).__name__}: {e}") from e
+        if go:
+            self._run()
+        return self
+
+    def result(self) -> Result:
+        prog = self.prog
+        scores = []
+        for seat in range(self.n):
+            probe = [None, 0, seat]
+            total = 0
+            for points, cond in prog.score_items:
+                if cond is None or cond(self, probe):
+                    total += points(self, probe)
+            scores.append(total)
+        if not scores:
+            return Result((), (), self.over)
+        best = max(scores) if prog.rs.winner == "highest" else min(scores)
+        winners = tuple(i for i, s in enumerate(scores) if s == best) if self.over else ()
+        return Result(tuple(scores), winners, self.over)
+
+    def clone(self) -> "State":
+        c = State.__new__(State)
+        c.game = self.game
+        c.prog = self.prog
+        c.n = self.n
+        c.explicit = self.explicit
+        c.seed = self.seed
+        c.rng = self.rng
+        c.v = self.v[:]
+        c.g = self.g[:]
+        c.piles = [p[:] for p in self.piles]
+        c.nshared = self.nshared
+        c.stack = [f[:] for f in self.stack]
+        c.waiting = self.waiting
+        c.actor = self.actor
+        c.rerolling = self.rerolling
+        c.turn_player = self.turn_player
+        c.round = self.round
+        c.order_pos = self.order_pos
+        c.skips = self.skips
+        c.test = self.test
+        c.over = self.over
+        c.options = self.options
+        c.log_tail = self.log_tail
+        c.limits = self.limits
+        c.logging = self.logging
+        return c
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def _key(self):
+        return (self.n, self.explicit, self.seed, self.rng, self.v, self.g, self.piles,
+                self.stack, self.waiting, self.actor, self.rerolling, self.turn_player,
+                self.round, self.order_pos, self.skips, self.test, self.over)
+
+    def __eq__(self, other):
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.game.fingerprint == other.game.fingerprint and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(json.dumps(self._plain(), sort_keys=True))
+
+    @property
+    def log(self) -> List[LogEntry]:
+        out = []
+        node = self.log_tail
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    def stat(self, name: str, player: Optional[int] = None):
+        """The value of a stat: a player's (``player`` given) or a global."""
+        prog = self.prog
+        if player is not None:
+            if name not in prog.pslot:
+                raise KeyError(f"no per-player stat {name!r}")
+            return self.v[player * prog.K + prog.pslot[name]]
+        if name not in prog.gslot:
+            raise KeyError(f"no global stat {name!r}")
+        return self.g[prog.gslot[name]]
+
+    def set_stat(self, name: str, value, player: Optional[int] = None) -> None:
+        """Set a stat directly (for tests and tools; no triggers run)."""
+        prog = self.prog
+        if player is not None:
+            self.v[player * prog.K + prog.pslot[name]] = value
+        else:
+            self.g[prog.gslot[name]] = value
+
+    def pile(self, name: str, player: Optional[int] = None) -> List[str]:
+        """The card names in a pile (a deck lists its cards in no order)."""
+        return [self.prog.card_names[c] for c in self.piles[self._pile_index(name, player)]]
+
+    def set_pile(self, name: str, cards: Sequence[str], player: Optional[int] = None) -> None:
+        """Put exactly these cards in a pile (for tests and tools)."""
+        ids = []
+        for card in cards:
+            if card not in self.prog.card_by_name:
+                raise KeyError(f"no card named {card!r}")
+            ids.append(self.prog.card_by_name[card])
+        self.piles[self._pile_index(name, player)][:] = ids
+
+    def _pile_index(self, name, player):
+        prog = self.prog
+        if name in prog.pile_index:
+            return prog.pile_index[name]
+        if name in prog.player_pile_index:
+            if player is None:
+                raise KeyError(f"pile {name!r} belongs to each player: give the player")
+            return self.nshared + prog.player_pile_index[name] * self.n + player
+        raise KeyError(f"no pile named {name!r}")
+
+    def view(self, player: Optional[int]) -> Dict[str, Any]:
+        """What ``player`` may see (None: a spectator): every stat, the
+        public piles, sizes only for decks and for others' hidden piles."""
+        prog = self.prog
+        players = []
+        for seat in range(self.n):
+            stats = {s.name: self.v[seat * prog.K + i] for i, s in enumerate(prog.player_stats)}
+            piles = {}
+            for name in prog.player_piles:
+                cards = self.piles[self._pile_index(name, seat)]
+                if name in prog.hidden_piles and seat != player:
+                    piles[name] = {"size": len(cards)}
+                else:
+                    piles[name] = sorted(prog.card_names[c] for c in cards)
+            players.append({"seat": seat, "stats": stats, "piles": piles})
+        shared = {}
+        for name in prog.shared_piles:
+            cards = self.piles[prog.pile_index[name]]
+            if name in prog.deck_names or name in prog.hidden_piles:
+                shared[name] = {"size": len(cards)}
+            else:
+                shared[name] = sorted(prog.card_names[c] for c in cards)
+        view = {
+            "game": prog.rs.title, "viewer": player, "round": self.round,
+            "turn_player": self.turn_player, "current_player": self.current_player,
+            "over": self.over, "globals": {s.name: self.g[i] for i, s in enumerate(prog.global_stats)},
+            "players": players, "piles": shared,
+        }
+        if self.current_player == player and player is not None:
+            view["legal_moves"] = [m.label for m in self.legal_moves()]
+        return view
+
+    def to_json(self) -> str:
+        return json.dumps(self._plain(include_log=True), separators=(",", ":"))
+
+    def _plain(self, include_log=False):
+        d = {
+            "format": FORMAT, "ruleset": self.game.fingerprint, "players": self.n,
+            "chance": "explicit" if self.explicit else "sample", "seed": self.seed,
+            "rng": self.rng, "v": self.v, "g": self.g, "piles": self.piles,
+            "stack": self.stack, "waiting": self.waiting, "actor": self.actor,
+            "rerolling": self.rerolling, "turn_player": self.turn_player, "round": self.round,
+            "order_pos": self.order_pos, "skips": list(self.skips),
+            "test": list(self.test) if self.test is not None else None, "over": self.over,
+            "options": self.options, "logging": self.logging,
+        }
+        if include_log:
+            d["log"] = [e.to_dict() for e in self.log]
+        return d
+
+    def __repr__(self):
+        who = self.current_player
+        return (f"<State {self.prog.rs.title!r} players={self.n} round={self.round} "
+                f"to_move={'chance' if who == CHANCE else who} over={self.over!r}>")
+
+    # ------------------------------------------------------- machine hooks
+
+    def note(self, player, kind, text, value, hidden=False):
+        if self.logging:
+            self.log_tail = (LogEntry(self.round, player, kind, text, value), self.log_tail)
+
+    def wait(self, kind, actor):
+        self.waiting = kind
+        self.actor = actor
+
+    def clear_wait(self):
+        self.waiting = WAIT_NONE
+
+    def push(self, frame):
+        self.stack.append(frame)
+        if len(self.stack) > self.limits.max_depth:
+            name = self.prog.code_names[frame[CODE]]
+            raise RulesetRuntimeError.at(
+                self.prog.filename, 1, 1,
+                f"rules call each other more than {self.limits.max_depth} levels deep "
+                f"(endless recursion?) while starting {name}", self.prog.source)
+
+    def first_seat(self):
+        f = self.prog.turn_first
+        if f is None:
+            return 0
+        v = f(self, [None, 0, 0])
+        return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < self.n else 0
+
+    def start_turn(self, seat):
+        prog = self.prog
+        self.turn_player = seat
+        K = prog.K
+        probe = [None, 0, seat]
+        for k, init in prog.turn_init:
+            self.v[seat * K + k] = init(self, probe)
+        self.skips = ()
+        self.test = None
+        self.note(seat, "turn", f"round {self.round}: P{seat}'s turn", seat)
+
+    def end_turn(self):
+        main = self.prog.main_code
+        stack = self.stack
+        while len(stack) > 1 and stack[-1][CODE] != main:
+            stack.pop()
+
+    def check_endings(self):
+        probe = [None, 0, self.turn_player or 0]
+        for name, cond in self.prog.endings:
+            if cond(self, probe):
+                self.finish(name)
+                return True
+        return False
+
+    def finish(self, ending):
+        self.over = ending
+        self.stack.clear()
+        self.waiting = WAIT_NONE
+        self.actor = None
+        self.note(None, "end", f"the game ends: {ending}", ending)
+
+    def preset_option(self, name, seat):
+        if not self.options or name not in self.options:
+            return None
+        value = self.options[name]
+        if isinstance(value, list):
+            return value[seat] if seat < len(value) else None
+        return value
+
+    def _run(self):
+        codes = self.prog.codes
+        limit = self.limits.max_steps
+        steps = 0
+        stack = self.stack
+        op = None
+        try:
+            while stack:
+                fr = stack[-1]
+                code = codes[fr[CODE]]
+                pc = fr[PC]
+                if pc >= len(code):
+                    stack.pop()
+                    continue
+                op = code[pc]
+                if not op.run(self, fr):
+                    return
+                steps += 1
+                if steps > limit:
+                    raise op.error(self, f"the rules ran {limit} steps without reaching a "
+                                         f"decision (an endless loop?)")
+        except RulesetError:
+            raise
+        except RecursionError:
+            raise op.error(self, "the rules nest too deeply") from None
+        except Exception as e:
+            if op is None:
+                raise
+            raise op.error(self, f"{type(e).__name__}: {e}") from e
+        if self.over is None:
+            self.finish("no more turns")
+
+
+def _tuplify(x):
+    if isinstance(x, list):
+        return tuple(_tuplify(i) for i in x)
+    return x
+
+
+class Game:
+    """A loaded, checked and compiled ruleset: makes and restores states."""
+
+    def __init__(self, prog: Program):
+        self.prog = prog
+        self.ruleset = prog.rs
+        self.fingerprint = hashlib.sha256(repr(prog.rs).encode()).hexdigest()[:16]
+
+    @property
+    def title(self) -> str:
+        return self.ruleset.title
+
+    @property
+    def min_players(self) -> int:
+        return self.ruleset.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.ruleset.max_players
+
+    @property
+    def options(self) -> Dict[str, List[str]]:
+        """Setup options and their choices (for ``new_game(options=...)``)."""
+        return {o.name: [c.label for c in o.choices] for o in self.ruleset.options}
+
+    def __repr__(self):
+        return f"<Game {self.title!r} players {self.min_players}..{self.max_players}>"
+
+    def new_game(self, players: Optional[int] = None, seed: Optional[int] = None,
+                 chance: str = "sample", options: Optional[Dict[str, Any]] = None,
+                 limits: Optional[Limits] = None, log: bool = True) -> State:
+        """A new game.  ``chance`` is "sample" (dice and draws resolved from
+        the seeded generator held in the state) or "explicit" (every die and
+        draw is a chance node whose moves carry exact probabilities)."""
+        prog = self.prog
+        n = self.min_players if players is None else players
+        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
+            raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} "
+                             f"players, not {players!r}")
+        if chance not in ("sample", "explicit"):
+            raise ValueError(f"chance must be 'sample' or 'explicit', not {chance!r}")
+        if options:
+            known = self.options
+            for name, value in options.items():
+                if name not in known:
+                    raise ValueError(f"unknown option {name!r}; options: {', '.join(known) or 'none'}")
+                values = value if isinstance(value, list) else [value]
+                for v in values:
+                    if v is not None and v not in known[name]:
+                        raise ValueError(f"option {name!r} has no choice {v!r}; "
+                                         f"choices: {', '.join(known[name])}")
+        if seed is None:
+            import secrets
+            seed = secrets.randbits(63)
+        st = State.__new__(State)
+        st.game = self
+        st.prog = prog
+        st.n = n
+        st.explicit = chance == "explicit"
+        st.seed = int(seed) & ((1 << 64) - 1)
+        st.rng = 0
+        st.limits = limits or Limits()
+        st.logging = log
+        st.log_tail = None
+        K = prog.K
+        st.v = [0] * (n * K)
+        st.g = [None] * len(prog.global_stats)
+        st.turn_player = None
+        st.round = 0
+        st.test = None
+        probe_fr = [None, 0, 0]
+        for k, init in enumerate(prog.global_init):
+            st.g[k] = init(st, probe_fr)
+        for seat in range(n):
+            probe = [None, 0, seat]
+            for k, init in enumerate(prog.player_init):
+                st.v[seat * K + k] = init(st, probe)
+        st.nshared = len(prog.shared_piles)
+        st.piles = [list(prog.deck_contents.get(name, ())) for name in prog.shared_piles]
+        st.piles += [[] for _ in range(len(prog.player_piles) * n)]
+        st.stack = [[prog.main_code, 0, 0] + [None] * prog.nlocals[prog.main_code]]
+        st.waiting = WAIT_NONE
+        st.actor = None
+        st.rerolling = False
+        st.order_pos = -1
+        st.skips = ()
+        st.over = None
+        st.options = dict(options) if options else None
+        st.round = 0
+        st._run()
+        return st
+
+    def restore(self, text: str) -> State:
+        """A state from ``State.to_json()`` text."""
+        d = json.loads(text)
+        if d.get("format") != FORMAT:
+            raise ValueError(f"not a saved rulelang state (format {d.get('format')!r})")
+        if d.get("ruleset") != self.fingerprint:
+            raise ValueError("this state was saved from a different ruleset")
+        st = State.__new__(State)
+        st.game = self
+        st.prog = self.prog
+        st.n = d["players"]
+        st.explicit = d["chance"] == "explicit"
+        st.seed = d["seed"]
+        st.rng = d["rng"]
+        st.v = list(d["v"])
+        st.g = list(d["g"])
+        st.piles = [list(p) for p in d["piles"]]
+        st.nshared = len(self.prog.shared_piles)
+        st.stack = [[_tuplify(x) for x in f] for f in d["stack"]]
+        st.waiting = d["waiting"]
+        st.actor = d["actor"]
+        st.rerolling = d["rerolling"]
+        st.turn_player = d["turn_player"]
+        st.round = d["round"]
+        st.order_pos = d["order_pos"]
+        st.skips = tuple(d["skips"])
+        st.test = tuple(d["test"]) if d["test"] is not None else None
+        st.over = d["over"]
+        st.options = d["options"]
+        st.limits = Limits()
+        st.logging = d.get("logging", True)
+        st.log_tail = None
+        for e in d.get("log", ()):
+            v = e.get("value")
+            st.log_tail = (LogEntry(e["round"], e["player"], e["kind"], e["text"],
+                                    tuple(v) if isinstance(v, list) else v), st.log_tail)
+        return st

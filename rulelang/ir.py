@@ -1,0 +1,568 @@
+"""The intermediate representation: what a ruleset says, as frozen attrs nodes.
+
+One class per construct of the language.  Every node keeps the source
+position it came from in ``pos``; positions are excluded from equality so
+that two files that differ only in layout give equal IRs.  Lists are stored
+as tuples so nodes stay hashable and immutable.
+
+The IR is the contract between the stages: the parser produces it, the
+checker reads it, the compiler turns it into runnable code, and (later)
+cattrs turns it into JSON/YAML and back.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple, Union
+
+import attrs
+
+
+@attrs.frozen
+class Pos:
+    """Where a node came from: file name and 1-based line and column."""
+
+    line: int
+    column: int
+
+
+def _pos():
+    return attrs.field(default=None, eq=False, repr=False)
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@attrs.frozen
+class Num:
+    value: int
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Bool:
+    value: bool
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class NoneLit:
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Name:
+    """A bare name: a local, a stat of the player in scope, a global, a
+    constant or an enum value.  The checker decides which."""
+
+    name: str
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Attr:
+    """``rival.position``: a stat of the player held in a local."""
+
+    obj: str
+    name: str
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class BinOp:
+    op: str  # + - * / % and or
+    left: "Expr"
+    right: "Expr"
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Compare:
+    op: str  # == != < <= > >= is "is not"
+    left: "Expr"
+    right: "Expr"
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Not:
+    operand: "Expr"
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Neg:
+    operand: "Expr"
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class CallFn:
+    """A built-in function: min, max, abs."""
+
+    func: str
+    args: Tuple["Expr", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Roll:
+    """``roll d10`` or ``roll 2d6`` (the sum): a chance node."""
+
+    count: int
+    sides: int
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class RollOff:
+    """``roll off d10``: every player rolls, the tied highest roll again;
+    the value is the winning player."""
+
+    sides: int
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ThisPlayer:
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Round:
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class TestResult:
+    """``passed``, ``failed`` or ``margin`` of the last test in this rule."""
+
+    what: str
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PileRef:
+    """A pile, and for a per-player pile the player who owns it (a local);
+    without an owner it is the pile of the player in scope."""
+
+    name: str
+    owner: Optional[str] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class CountCards:
+    """``count of Trek in hand``."""
+
+    card: str
+    pile: PileRef
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PileSize:
+    pile: PileRef
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class SumCards:
+    """``sum of move in hand``: a card property added over a pile."""
+
+    prop: str
+    pile: PileRef
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PlayerQuery:
+    """``count players where ...``, ``no players where ...``,
+    ``any players where ...``; inside ``cond`` the player looked at is the
+    player in scope.  ``other`` leaves out the current player."""
+
+    kind: str  # count | none | any
+    other: bool
+    cond: Optional["Expr"]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Extreme:
+    """``highest time among players``."""
+
+    kind: str  # highest | lowest
+    value: "Expr"
+    other: bool
+    pos: Optional[Pos] = _pos()
+
+
+Expr = Union[
+    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, CallFn, Roll,
+    RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
+    PlayerQuery, Extreme,
+]
+
+# ---------------------------------------------------------------- statements
+
+
+@attrs.frozen
+class Assign:
+    target: Union[Name, Attr]
+    op: str  # = += -=
+    value: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Let:
+    name: str
+    value: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class If:
+    cond: Expr
+    then: Tuple["Stmt", ...]
+    orelse: Tuple["Stmt", ...] = ()
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Repeat:
+    times: Expr
+    body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class While:
+    cond: Expr
+    body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Stop:
+    """Leave the innermost ``repeat`` or ``while``."""
+
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ForEachPlayer:
+    """Runs ``body`` once per player in turn order.  Without ``var`` the
+    loop's player becomes the player in scope; with ``var`` it is bound to
+    that name and the player in scope stays."""
+
+    var: Optional[str]
+    other: bool
+    cond: Optional[Expr]
+    body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class RollOn:
+    table: str
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Test:
+    """``test skill``: a test as declared by the ruleset's ``test``."""
+
+    target: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Draw:
+    count: Expr
+    source: PileRef
+    dest: PileRef
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class MoveAll:
+    source: PileRef
+    dest: PileRef
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class MoveCards:
+    """Moves the cards held in a local (from a ``choose``)."""
+
+    cards: str
+    source: PileRef
+    dest: PileRef
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ChooseCards:
+    """The player in scope picks ``low``..``high`` cards from a pile."""
+
+    low: Expr
+    high: Expr
+    pile: PileRef
+    var: str
+    prompt: Optional[str] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Choice:
+    label: str
+    body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ChooseOne:
+    prompt: Optional[str]
+    choices: Tuple[Choice, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ChooseOption:
+    """Applies a setup option: taken from ``new_game(options=...)`` when
+    given there, otherwise asked of the player in scope."""
+
+    option: str
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ChooseRow:
+    """The player in scope picks one of rows ``low``..``high`` of a table
+    and it is applied as if rolled."""
+
+    table: str
+    low: int
+    high: int
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class May:
+    prompt: str
+    body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Skip:
+    phase: str
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class EndTurn:
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class EndGame:
+    ending: str
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Log:
+    text: str
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Call:
+    rule: str
+    pos: Optional[Pos] = _pos()
+
+
+Stmt = Union[
+    Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
+    MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
+    Skip, EndTurn, EndGame, Log, Call,
+]
+
+# ---------------------------------------------------------------- declarations
+
+
+@attrs.frozen
+class Stat:
+    """A named value.  ``scope`` is ``player`` (one per player), ``global``
+    or ``turn`` (one per player, reset from ``initial`` at each turn's
+    start).  ``values`` lists the allowed words of an enum stat."""
+
+    name: str
+    scope: str
+    initial: Expr
+    min: Optional[int] = None
+    max: Optional[int] = None
+    values: Optional[Tuple[str, ...]] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Const:
+    name: str
+    value: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Prop:
+    name: str
+    value: int
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Card:
+    name: str
+    count: int
+    props: Tuple[Prop, ...] = ()
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Deck:
+    """A shuffled deck: the cards it starts with, and the pile shuffled back
+    into it when a draw finds it empty."""
+
+    name: str
+    cards: Tuple[Card, ...]
+    refill_from: Optional[str] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Pile:
+    name: str
+    per_player: bool = False
+    hidden: bool = False
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Row:
+    low: int
+    high: int
+    label: Optional[str]
+    body: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Table:
+    name: str
+    sides: int
+    rows: Tuple[Row, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class TestDef:
+    """How ``test X`` is made: ``roll d<sides> <op> X``."""
+
+    param: str
+    sides: int
+    op: str
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Rule:
+    name: str
+    body: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Option:
+    name: str
+    prompt: Optional[str]
+    choices: Tuple[Choice, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Phase:
+    name: str
+    body: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Turn:
+    """One player's turn: its phases in order.  Turns go clockwise from
+    ``first`` (a player-valued expression); a player takes a turn only when
+    ``when`` holds for them."""
+
+    first: Optional[Expr]
+    when: Optional[Expr]
+    phases: Tuple[Phase, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Trigger:
+    """``whenever cond { ... }``: runs when a change makes ``cond`` true for
+    the player whose stat changed."""
+
+    cond: Expr
+    body: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Reroll:
+    """After any die rolled during a turn, while ``cond`` holds, the turn's
+    player may roll it again; ``cost`` runs for each reroll."""
+
+    cond: Expr
+    cost: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Ending:
+    name: str
+    cond: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ScoreItem:
+    points: Expr
+    cond: Optional[Expr] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Ruleset:
+    title: str
+    min_players: int
+    max_players: int
+    stats: Tuple[Stat, ...] = ()
+    consts: Tuple[Const, ...] = ()
+    decks: Tuple[Deck, ...] = ()
+    piles: Tuple[Pile, ...] = ()
+    tables: Tuple[Table, ...] = ()
+    test: Optional[TestDef] = None
+    rules: Tuple[Rule, ...] = ()
+    options: Tuple[Option, ...] = ()
+    setup: Tuple[Stmt, ...] = ()
+    turn: Optional[Turn] = None
+    triggers: Tuple[Trigger, ...] = ()
+    reroll: Optional[Reroll] = None
+    endings: Tuple[Ending, ...] = ()
+    score: Tuple[ScoreItem, ...] = ()
+    winner: str = "highest"
+    filename: str = attrs.field(default="<string>", eq=False, repr=False)
+    source: str = attrs.field(default="", eq=False, repr=False)
+    pos: Optional[Pos] = _pos()

@@ -1,0 +1,608 @@
+"""Parse a rule file with the Lark grammar and transform the tree into IR.
+
+Syntax errors are reported as ``RulesetSyntaxError`` with file, line,
+column and what the parser expected, in words a designer knows.
+"""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+
+import lark
+from lark import Token, Transformer, v_args
+
+from .. import ir
+from ..errors import RulesetSyntaxError
+
+GRAMMAR_PATH = pathlib.Path(__file__).with_name("rulelang.lark")
+
+#: Limits that keep hostile input from exhausting memory or the stack.
+MAX_SOURCE_BYTES = 2_000_000
+MAX_NESTING = 200
+
+
+@functools.lru_cache(maxsize=None)
+def parser() -> lark.Lark:
+    return lark.Lark(
+        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+# Friendlier names for terminals in "expected ..." messages.
+_TERMINAL_WORDS = {
+    "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number",
+    "STRING": 'a "quoted text"', "DIE": "a die such as d6",
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'",
+    "COLON": "':'", "EQ": "'='", "COUNT": "a count such as x10",
+    "CMP": "a comparison such as <=", "ASSIGN_OP": "'+=' or '-='",
+    "_SEP": "';'", "COMMA": "','", "DOT": "'.'", "EXTREME": "highest or lowest",
+    "OTHER": "other", "PLUS": "+", "MINUS": "-", "MUL_OP": "* / or %", "$END": "the end of the file",
+}
+
+
+def _word(term: str) -> str:
+    if term in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[term]
+    try:
+        pattern = parser().get_terminal(term).pattern
+        if pattern.type == "str":
+            return repr(pattern.value)
+    except KeyError:
+        pass
+    return term.lower()
+
+
+def _expected(names) -> str:
+    words = sorted({_word(n) for n in names if not n.startswith("__")})
+    if len(words) > 8:
+        words = words[:8] + ["…"]
+    return ", ".join(words)
+
+
+def _nesting_depth(text: str) -> int:
+    depth = best = 0
+    for ch in text:
+        if ch in "({":
+            depth += 1
+            if depth > best:
+                best = depth
+        elif ch in ")}":
+            depth -= 1
+    return best
+
+
+def parse(text: str, filename: str = "<string>") -> ir.Ruleset:
+    """Parse rule file text into an ``ir.Ruleset`` (not yet checked)."""
+    if len(text.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
+        raise RulesetSyntaxError.at(
+            filename, 1, 1,
+            f"the file is larger than the limit of {MAX_SOURCE_BYTES} bytes")
+    if _nesting_depth(text) > MAX_NESTING:
+        raise RulesetSyntaxError.at(
+            filename, 1, 1,
+            f"brackets are nested more than {MAX_NESTING} levels deep")
+    try:
+        tree = parser().parse(text)
+    except lark.UnexpectedCharacters as e:
+        raise RulesetSyntaxError.at(
+            filename, e.line, e.column,
+            f"unexpected character {text[e.pos_in_stream]!r}; expected "
+            f"{_expected(e.allowed or ())}", text) from None
+    except lark.UnexpectedToken as e:
+        tok = e.token
+        if tok.type == "$END":
+            lines = text.splitlines() or [""]
+            line, col, what = len(lines), len(lines[-1]) + 1, "the end of the file"
+        else:
+            line, col, what = tok.line, tok.column, repr(str(tok))
+        raise RulesetSyntaxError.at(
+            filename, line, col,
+            f"unexpected {what}; expected {_expected(e.expected)}", text) from None
+    except lark.UnexpectedEOF as e:
+        lines = text.splitlines() or [""]
+        raise RulesetSyntaxError.at(
+            filename, len(lines), len(lines[-1]) + 1,
+            f"the file ends too early; expected {_expected(e.expected)}", text) from None
+    try:
+        return _ToIR(filename, text).transform(tree)
+    except lark.exceptions.VisitError as e:
+        if isinstance(e.orig_exc, RulesetSyntaxError):
+            raise e.orig_exc from None
+        raise
+    except RecursionError:
+        raise RulesetSyntaxError.at(filename, 1, 1, "the rule file is nested too deeply") from None
+
+
+def _pos(meta) -> ir.Pos | None:
+    if meta is None or getattr(meta, "empty", True):
+        return None
+    return ir.Pos(meta.line, meta.column)
+
+
+def _tok_pos(tok: Token) -> ir.Pos:
+    return ir.Pos(tok.line, tok.column)
+
+
+def _unquote(tok) -> str:
+    s = str(tok)
+    return s[1:-1] if s.startswith('"') else s
+
+
+def _stmts(items) -> tuple:
+    return tuple(i for i in items if not isinstance(i, Token))
+
+
+@v_args(meta=True)
+class _ToIR(Transformer):
+    """Parse tree → IR.  One method per grammar rule or alias."""
+
+    def __init__(self, filename: str, source: str):
+        super().__init__()
+        self.filename = filename
+        self.source = source
+
+    def _error(self, meta_or_tok, message):
+        line = getattr(meta_or_tok, "line", 1)
+        col = getattr(meta_or_tok, "column", 1)
+        raise RulesetSyntaxError.at(self.filename, line, col, message, self.source)
+
+    # ------------------------------------------------------------ top level
+
+    def start(self, meta, items):
+        found = {}
+        lists = {k: [] for k in ("stats", "consts", "decks", "piles", "tables", "rules",
+                                 "options", "triggers", "endings", "score")}
+        singles = {}
+        for kind, value, where in items:
+            if kind in lists:
+                if isinstance(value, list):
+                    lists[kind].extend(value)
+                else:
+                    lists[kind].append(value)
+            else:
+                if kind in singles:
+                    self._error(where, f"'{kind}' is declared twice (first on line "
+                                       f"{found[kind].line})")
+                singles[kind] = value
+                found[kind] = where
+        if "game" not in singles:
+            raise RulesetSyntaxError.at(self.filename, 1, 1,
+                                        'the ruleset has no header: start it with game "Title"',
+                                        self.source)
+        low, high = singles.get("players", (1, 1))
+        return ir.Ruleset(
+            title=singles["game"], min_players=low, max_players=high,
+            stats=tuple(lists["stats"]), consts=tuple(lists["consts"]),
+            decks=tuple(lists["decks"]), piles=tuple(lists["piles"]),
+            tables=tuple(lists["tables"]), test=singles.get("test"),
+            rules=tuple(lists["rules"]), options=tuple(lists["options"]),
+            setup=singles.get("setup", ()), turn=singles.get("turn"),
+            triggers=tuple(lists["triggers"]), reroll=singles.get("reroll"),
+            endings=tuple(lists["endings"]), score=tuple(lists["score"]),
+            winner=singles.get("winner", "highest"),
+            filename=self.filename, source=self.source, pos=ir.Pos(1, 1))
+
+    def game_decl(self, meta, c):
+        return ("game", _unquote(c[0]), meta)
+
+    def players_decl(self, meta, c):
+        return ("players", (int(c[0]), int(c[1])), meta)
+
+    # ---------------------------------------------------------------- stats
+
+    def per_player(self, meta, c):
+        return "player"
+
+    def per_turn(self, meta, c):
+        return "turn"
+
+    def global_scope(self, meta, c):
+        return "global"
+
+    def stats_decl(self, meta, c):
+        scope, defs = c[0], c[1:]
+        return ("stats", [attrs_evolve(d, scope=scope) for d in defs], meta)
+
+    def stat_value(self, meta, c):
+        name, init, *bounds = c
+        lo = hi = None
+        for kind, value in bounds:
+            if kind == "min":
+                lo = value
+            else:
+                hi = value
+        return ir.Stat(str(name), "player", init, lo, hi, None, _pos(meta))
+
+    def stat_enum(self, meta, c):
+        name, *values = c
+        first = str(values[0])
+        return ir.Stat(str(name), "player", ir.Name(first, _tok_pos(values[0])),
+                       None, None, tuple(str(v) for v in values), _pos(meta))
+
+    def init_expr(self, meta, c):
+        return c[1]
+
+    def bound_min(self, meta, c):
+        return ("min", c[0].value)
+
+    def bound_max(self, meta, c):
+        return ("max", c[0].value)
+
+    def signed(self, meta, c):
+        return ir.Num(int(c[0]), _tok_pos(c[0]))
+
+    def const_decl(self, meta, c):
+        return ("consts", ir.Const(str(c[0]), c[2], _pos(meta)), meta)
+
+    # ---------------------------------------------------------------- cards
+
+    def deck_decl(self, meta, c):
+        name, rest = c[0], c[1:]
+        refill = None
+        cards = []
+        for item in rest:
+            if isinstance(item, tuple) and item[0] == "refill":
+                refill = item[1]
+            else:
+                cards.append(item)
+        return ("decks", ir.Deck(str(name), tuple(cards), refill, _pos(meta)), meta)
+
+    def refill(self, meta, c):
+        return ("refill", str(c[0]))
+
+    def card_def(self, meta, c):
+        label, rest = c[0], c[1:]
+        count = 1
+        props = []
+        for item in rest:
+            if isinstance(item, Token) and item.type == "COUNT":
+                count = int(str(item)[1:])
+            else:
+                props.append(item)
+        return ir.Card(label, count, tuple(props), _pos(meta))
+
+    def card_prop(self, meta, c):
+        return ir.Prop(str(c[0]), c[1].value, _pos(meta))
+
+    def pile_decl(self, meta, c):
+        name, opts = c[0], c[1:]
+        return ("piles", ir.Pile(str(name), "per_player" in opts, "hidden" in opts,
+                                 _pos(meta)), meta)
+
+    def pile_per_player(self, meta, c):
+        return "per_player"
+
+    def pile_hidden(self, meta, c):
+        return "hidden"
+
+    def pile_comma(self, meta, c):
+        return ","
+
+    def label_name(self, meta, c):
+        return str(c[0])
+
+    def label_string(self, meta, c):
+        return _unquote(c[0])
+
+    def label_int(self, meta, c):
+        return str(c[0])
+
+    # --------------------------------------------------------------- tables
+
+    def table_decl(self, meta, c):
+        name, die, rows = c[0], c[1], c[2:]
+        return ("tables", ir.Table(str(name), int(str(die)[1:]), tuple(rows), _pos(meta)), meta)
+
+    def table_row(self, meta, c):
+        low = int(c[0])
+        rest = list(c[1:])
+        high = low
+        if rest and isinstance(rest[0], Token) and rest[0].type == "INT":
+            high = int(rest.pop(0))
+        label = None
+        if rest and isinstance(rest[0], str) and not isinstance(rest[0], Token):
+            label = rest.pop(0)
+        return ir.Row(low, high, label, _stmts(rest), _pos(meta))
+
+    def test_decl(self, meta, c):
+        param, die, op, target = c
+        if str(target) != str(param):
+            self._error(target, f"a test compares the roll with its parameter "
+                                f"'{param}', not '{target}'")
+        return ("test", ir.TestDef(str(param), int(str(die)[1:]), str(op), _pos(meta)), meta)
+
+    # ---------------------------------------------------------------- rules
+
+    def rule_decl(self, meta, c):
+        return ("rules", ir.Rule(str(c[0]), c[1], _pos(meta)), meta)
+
+    def option_decl(self, meta, c):
+        name, rest = c[0], list(c[1:])
+        prompt = None
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            prompt = _unquote(rest.pop(0))
+        return ("options", ir.Option(str(name), prompt, tuple(rest), _pos(meta)), meta)
+
+    def choice_item(self, meta, c):
+        return ir.Choice(_unquote(c[0]), _stmts(c[1:]), _pos(meta))
+
+    def setup_decl(self, meta, c):
+        return ("setup", c[0], meta)
+
+    def turn_decl(self, meta, c):
+        first = when = None
+        phases = []
+        for item in c:
+            if isinstance(item, tuple):
+                if item[0] == "order":
+                    first = item[1]
+                else:
+                    when = item[1]
+            else:
+                phases.append(item)
+        return ("turn", ir.Turn(first, when, tuple(phases), _pos(meta)), meta)
+
+    def turn_order(self, meta, c):
+        return ("order", c[0])
+
+    def turn_when(self, meta, c):
+        return ("when", c[0])
+
+    def phase(self, meta, c):
+        return ir.Phase(str(c[0]), c[1], _pos(meta))
+
+    def trigger_decl(self, meta, c):
+        return ("triggers", ir.Trigger(c[0], c[1], _pos(meta)), meta)
+
+    def reroll_decl(self, meta, c):
+        return ("reroll", ir.Reroll(c[0], c[1], _pos(meta)), meta)
+
+    def end_decl(self, meta, c):
+        return ("endings", ir.Ending(_unquote(c[0]), c[1], _pos(meta)), meta)
+
+    def score_decl(self, meta, c):
+        return ("score", list(c), meta)
+
+    def score_item(self, meta, c):
+        return ir.ScoreItem(c[0], c[1] if len(c) > 1 else None, _pos(meta))
+
+    def winner_decl(self, meta, c):
+        return ("winner", str(c[0]), meta)
+
+    # ----------------------------------------------------------- statements
+
+    def block(self, meta, c):
+        return _stmts(c)
+
+    def single(self, meta, c):
+        return _stmts(c)
+
+    def assign(self, meta, c):
+        target, op, value = c
+        return ir.Assign(target, str(op), value, _pos(meta))
+
+    def let(self, meta, c):
+        return ir.Let(str(c[0]), c[2], _pos(meta))
+
+    def stop(self, meta, c):
+        return ir.Stop(_pos(meta))
+
+    def roll_on(self, meta, c):
+        return ir.RollOn(str(c[0]), _pos(meta))
+
+    def test(self, meta, c):
+        return ir.Test(c[0], _pos(meta))
+
+    def draw(self, meta, c):
+        return ir.Draw(c[0], c[1], c[2], _pos(meta))
+
+    def move_all(self, meta, c):
+        return ir.MoveAll(c[0], c[1], _pos(meta))
+
+    def move_cards(self, meta, c):
+        return ir.MoveCards(str(c[0]), c[1], c[2], _pos(meta))
+
+    def choose_cards(self, meta, c):
+        (low, high), pile, var = c[0], c[1], c[2]
+        prompt = _unquote(c[3]) if len(c) > 3 else None
+        return ir.ChooseCards(low, high, pile, str(var), prompt, _pos(meta))
+
+    def up_to(self, meta, c):
+        return (ir.Num(0, _pos(meta)), c[0])
+
+    def exactly(self, meta, c):
+        return (c[0], c[0])
+
+    def choose_option(self, meta, c):
+        return ir.ChooseOption(str(c[0]), _pos(meta))
+
+    def choose_row(self, meta, c):
+        return ir.ChooseRow(str(c[0]), int(c[1]), int(c[2]), _pos(meta))
+
+    def skip(self, meta, c):
+        return ir.Skip(str(c[0]), _pos(meta))
+
+    def end_turn(self, meta, c):
+        return ir.EndTurn(_pos(meta))
+
+    def end_game(self, meta, c):
+        return ir.EndGame(_unquote(c[0]), _pos(meta))
+
+    def log(self, meta, c):
+        return ir.Log(_unquote(c[0]), _pos(meta))
+
+    def call(self, meta, c):
+        return ir.Call(str(c[0]), _pos(meta))
+
+    def repeat(self, meta, c):
+        return ir.Repeat(c[0], c[1], _pos(meta))
+
+    def while_(self, meta, c):
+        return ir.While(c[0], c[1], _pos(meta))
+
+    def for_each(self, meta, c):
+        c = list(c)
+        other = False
+        if c and isinstance(c[0], Token) and c[0].type == "OTHER":
+            other = True
+            c.pop(0)
+        body = c.pop()
+        var = cond = None
+        if c and isinstance(c[0], Token) and c[0].type == "NAME":
+            var = str(c.pop(0))
+        if c:
+            cond = c.pop(0)
+        return ir.ForEachPlayer(var, other, cond, body, _pos(meta))
+
+    def choose_one(self, meta, c):
+        c = list(c)
+        prompt = None
+        if c and isinstance(c[0], Token):
+            prompt = _unquote(c.pop(0))
+        return ir.ChooseOne(prompt, tuple(c), _pos(meta))
+
+    def may(self, meta, c):
+        return ir.May(_unquote(c[0]), c[1], _pos(meta))
+
+    def if_stmt(self, meta, c):
+        # cond body (cond body)* [body]
+        pairs = []
+        items = list(c)
+        while len(items) >= 2:
+            pairs.append((items.pop(0), items.pop(0)))
+        orelse = items[0] if items else ()
+        for cond, body in reversed(pairs):
+            orelse = (ir.If(cond, body, orelse, _pos(getattr(cond, "pos", None) and meta)),)
+        node = orelse[0]
+        return attrs_evolve(node, pos=_pos(meta))
+
+    # ---------------------------------------------------------- expressions
+
+    def _binary(self, meta, c):
+        left = c[0]
+        for i in range(1, len(c), 2):
+            left = ir.BinOp(str(c[i]), left, c[i + 1], _pos(meta))
+        return left
+
+    sum = _binary
+    product = _binary
+
+    def or_expr(self, meta, c):
+        left = c[0]
+        for right in c[1:]:
+            left = ir.BinOp("or", left, right, _pos(meta))
+        return left
+
+    def and_expr(self, meta, c):
+        left = c[0]
+        for right in c[1:]:
+            left = ir.BinOp("and", left, right, _pos(meta))
+        return left
+
+    def not_(self, meta, c):
+        return ir.Not(c[0], _pos(meta))
+
+    def comparison(self, meta, c):
+        return ir.Compare(str(c[1]), c[0], c[2], _pos(meta))
+
+    def is_(self, meta, c):
+        return ir.Compare("==", c[0], c[1], _pos(meta))
+
+    def is_not(self, meta, c):
+        return ir.Compare("!=", c[0], c[1], _pos(meta))
+
+    def neg(self, meta, c):
+        if isinstance(c[1], ir.Num):
+            return ir.Num(-c[1].value, _pos(meta))
+        return ir.Neg(c[1], _pos(meta))
+
+    def int(self, meta, c):
+        return ir.Num(int(c[0]), _pos(meta))
+
+    def yes(self, meta, c):
+        return ir.Bool(True, _pos(meta))
+
+    def no(self, meta, c):
+        return ir.Bool(False, _pos(meta))
+
+    def none(self, meta, c):
+        return ir.NoneLit(_pos(meta))
+
+    def this_player(self, meta, c):
+        return ir.ThisPlayer(_pos(meta))
+
+    def round_(self, meta, c):
+        return ir.Round(_pos(meta))
+
+    def passed(self, meta, c):
+        return ir.TestResult("passed", _pos(meta))
+
+    def failed(self, meta, c):
+        return ir.TestResult("failed", _pos(meta))
+
+    def margin(self, meta, c):
+        return ir.TestResult("margin", _pos(meta))
+
+    def failed_by(self, meta, c):
+        p = _pos(meta)
+        return ir.BinOp("and", ir.TestResult("failed", p),
+                        ir.Compare(">=", ir.TestResult("margin", p), c[0], p), p)
+
+    def roll(self, meta, c):
+        count = 1
+        if len(c) == 2:
+            count = int(c[0])
+        return ir.Roll(count, int(str(c[-1])[1:]), _pos(meta))
+
+    def roll_off(self, meta, c):
+        return ir.RollOff(int(str(c[0])[1:]), _pos(meta))
+
+    def count_cards(self, meta, c):
+        return ir.CountCards(str(c[0]), c[1], _pos(meta))
+
+    def pile_size(self, meta, c):
+        return ir.PileSize(c[0], _pos(meta))
+
+    def sum_cards(self, meta, c):
+        return ir.SumCards(str(c[0]), c[1], _pos(meta))
+
+    def _query(self, kind, meta, c):
+        c = list(c)
+        other = bool(c and isinstance(c[0], Token) and c[0].type == "OTHER")
+        if other:
+            c.pop(0)
+        return ir.PlayerQuery(kind, other, c[0] if c else None, _pos(meta))
+
+    def count_players(self, meta, c):
+        return self._query("count", meta, c)
+
+    def no_players(self, meta, c):
+        return self._query("none", meta, c)
+
+    def any_players(self, meta, c):
+        return self._query("any", meta, c)
+
+    def extreme(self, meta, c):
+        other = len(c) > 2
+        return ir.Extreme(str(c[0]), c[1], other, _pos(meta))
+
+    def call_fn(self, meta, c):
+        return ir.CallFn(str(c[0]), tuple(c[1:]), _pos(meta))
+
+    def name(self, meta, c):
+        return ir.Name(str(c[0]), _pos(meta))
+
+    def attr(self, meta, c):
+        return ir.Attr(str(c[0]), str(c[1]), _pos(meta))
+
+    def pile(self, meta, c):
+        return ir.PileRef(str(c[0]), str(c[1]) if len(c) > 1 else None, _pos(meta))
+
+
+def attrs_evolve(node, **changes):
+    import attrs
+    return attrs.evolve(node, **changes)
