@@ -616,10 +616,10 @@ class Checker:
     def e_PlayerQuery(self, e, scope):
         if e.cond is not None:
             self.expect(e.cond, scope.child(player=True), BOOL, "a 'where' condition")
-        return NUM if e.kind == "count" else BOOL
+        return NUM if e.quantifier == "count" else BOOL
 
     def e_Extreme(self, e, scope):
-        self.expect(e.value, scope.child(player=True), NUM, f"'{e.kind}'")
+        self.expect(e.value, scope.child(player=True), NUM, f"'{e.which}'")
         return NUM
 
 

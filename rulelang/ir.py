@@ -180,7 +180,7 @@ class PlayerQuery:
     ``any players where ...``; inside ``cond`` the player looked at is the
     player in scope.  ``other`` leaves out the current player."""
 
-    kind: str  # count | none | any
+    quantifier: str  # count | none | any
     other: bool
     cond: Optional["Expr"]
     pos: Optional[Pos] = _pos()
@@ -190,7 +190,7 @@ class PlayerQuery:
 class Extreme:
     """``highest time among players``."""
 
-    kind: str  # highest | lowest
+    which: str  # highest | lowest
     value: "Expr"
     other: bool
     pos: Optional[Pos] = _pos()

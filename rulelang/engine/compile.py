@@ -739,7 +739,7 @@ class Ctx:
     def e_PlayerQuery(self, e):
         cond = self.expr(e.cond) if e.cond is not None else (lambda st, fr: True)
         other = e.other
-        kind = e.kind
+        kind = e.quantifier
 
         def matching(st, fr):
             me = fr[PLAYER]
@@ -760,7 +760,7 @@ class Ctx:
 
     def e_Extreme(self, e):
         value = self.expr(e.value)
-        pick = max if e.kind == "highest" else min
+        pick = max if e.which == "highest" else min
         other = e.other
 
         def extreme(st, fr):

@@ -1,0 +1,118 @@
+"""Random playouts per second, moves per second and load time, per ruleset.
+
+    python benchmarks/playouts.py [--seconds 2] [RULESET...]
+
+For every ruleset in rulesets/ (or those named) and every player count it
+supports (up to 4), plays uniformly random games for the given time and
+prints playouts/s and moves/s, then the time to parse + check and to
+compile the ruleset (median of repeated loads).  When the hand-written
+reference ../shared/bench/northpole_ref.py is there, North Pole is also
+timed against it in the same run, interleaved, and the ratio of medians is
+printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import pathlib
+import random
+import statistics
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import rulelang  # noqa: E402
+from rulelang.api import parse_and_check  # noqa: E402
+from rulelang.engine import Game, compile_ruleset  # noqa: E402
+
+REF = ROOT.parent / "shared" / "bench" / "northpole_ref.py"
+
+
+def playouts(game, players, seconds, seed=0):
+    """(games, moves, elapsed) of random playouts for about ``seconds``."""
+    games = moves = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        state = game.new_game(players=players, seed=seed * 2, log=False)
+        rng = random.Random(seed * 2 + 1)
+        choice = rng.choice
+        while not state.is_over:
+            state.apply(choice(state.legal_moves()))
+            moves += 1
+        games += 1
+        seed += 1
+        if time.perf_counter() >= deadline:
+            break
+    return games, moves, time.perf_counter() - t0
+
+
+def load_times(path, repeat=7):
+    text = path.read_text(encoding="utf-8")
+    parse_check, compile_ = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        rs = parse_and_check(text, str(path))
+        t1 = time.perf_counter()
+        compile_ruleset(rs)
+        t2 = time.perf_counter()
+        parse_check.append(t1 - t0)
+        compile_.append(t2 - t1)
+    return statistics.median(parse_check) * 1000, statistics.median(compile_) * 1000
+
+
+def reference_ratio(game, players, seconds, rounds=5):
+    """Interleaved: (reference playouts/s, rulelang playouts/s, ratio of medians)."""
+    spec = importlib.util.spec_from_file_location("northpole_ref", REF)
+    ref = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ref)
+    ref_rates, our_rates = [], []
+    slice_ = seconds / rounds
+    for r in range(rounds):
+        n = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < slice_:
+            ref.random_playout(players, r * 100_000 + n)
+            n += 1
+        ref_rates.append(n / (time.perf_counter() - t0))
+        games, _, dt = playouts(game, players, slice_, seed=r * 100_000)
+        our_rates.append(games / dt)
+    ref_med, our_med = statistics.median(ref_rates), statistics.median(our_rates)
+    return ref_med, our_med, ref_med / our_med
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("rulesets", nargs="*", type=pathlib.Path)
+    ap.add_argument("--seconds", type=float, default=2.0, help="time per ruleset and player count")
+    args = ap.parse_args(argv)
+    paths = args.rulesets or sorted((ROOT / "rulesets").glob("*.rules"))
+    print(f"Python {sys.version.split()[0]}, {args.seconds:g}s per measurement")
+    print(f"{'ruleset':<16}{'players':>8}{'playouts/s':>12}{'moves/s':>10}{'moves/game':>12}")
+    loads = []
+    for path in paths:
+        game = rulelang.load(path)
+        for n in range(game.min_players, min(game.max_players, 4) + 1):
+            games, moves, dt = playouts(game, n, args.seconds)
+            print(f"{path.stem:<16}{n:>8}{games / dt:>12.0f}{moves / dt:>10.0f}{moves / games:>12.1f}")
+        loads.append((path.stem, *load_times(path)))
+    print()
+    print(f"{'ruleset':<16}{'parse+check ms':>16}{'compile ms':>12}")
+    for name, pc, comp in loads:
+        print(f"{name:<16}{pc:>16.1f}{comp:>12.1f}")
+    np_path = ROOT / "rulesets" / "northpole.rules"
+    if REF.exists() and np_path in [p.resolve() for p in paths] or (REF.exists() and not args.rulesets):
+        game = rulelang.load(np_path)
+        print()
+        print("North Pole against the hand-written reference (interleaved, ratio of medians):")
+        print(f"{'players':>8}{'reference/s':>13}{'rulelang/s':>12}{'slower by':>11}")
+        for n in (2, 3, 4):
+            ref, ours, ratio = reference_ratio(game, n, args.seconds)
+            print(f"{n:>8}{ref:>13.0f}{ours:>12.0f}{ratio:>10.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,256 @@
+"""Stage 5: the command line.
+
+    rulelang check FILE...                 find every problem in rule files
+    rulelang compile FILE [-o OUT.json]    write the checked IR as JSON
+    rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random]
+    rulelang simulate FILE [--games N] [--players N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import sys
+import time
+from typing import List, Optional
+
+from . import api, serialize
+from .check import check_all
+from .engine import CHANCE, Game
+from .errors import IllegalMoveError, RulesetError
+
+
+def _read_ruleset(path: str):
+    """(ruleset IR, warnings) from a .rules or .json file; raises RulesetError."""
+    if path.endswith(".json"):
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except json.JSONDecodeError as e:
+            raise RulesetError.at(path, e.lineno, e.colno, f"not valid JSON: {e.msg}") from None
+        rs = serialize.from_data(data, path)
+    else:
+        with open(path, encoding="utf-8") as f:
+            rs = api.parse(f.read(), path)
+    errors, warnings = check_all(rs)
+    if errors:
+        raise api.RulesetCheckError(errors)
+    return rs, warnings
+
+
+def cmd_check(args) -> int:
+    bad = 0
+    for path in args.files:
+        try:
+            _, warnings = _read_ruleset(path)
+        except RulesetError as e:
+            bad += 1
+            print(e.format(), file=sys.stderr)
+            n = len(e.diagnostics)
+            print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
+            continue
+        except OSError as e:
+            bad += 1
+            print(f"{path}: cannot read: {e.strerror}", file=sys.stderr)
+            continue
+        for w in warnings:
+            print(w.format(), file=sys.stderr)
+        print(f"{path}: ok")
+    return 1 if bad else 0
+
+
+def cmd_compile(args) -> int:
+    try:
+        rs, _ = _read_ruleset(args.file)
+    except RulesetError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{args.file}: cannot read: {e.strerror}", file=sys.stderr)
+        return 1
+    text = json.dumps(serialize.to_data(rs), indent=1) + "\n"
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"wrote {args.output}")
+    return 0
+
+
+def _load_game(path: str) -> Game:
+    rs, _ = _read_ruleset(path)
+    from .engine import compile_ruleset
+    return Game(compile_ruleset(rs))
+
+
+def _summary(state, seat: Optional[int]) -> str:
+    view = state.view(seat)
+    lines = [f"— round {view['round']} —"]
+    for p in view["players"]:
+        stats = " ".join(f"{k}={v}" for k, v in p["stats"].items())
+        marker = "*" if p["seat"] == view["turn_player"] else " "
+        lines.append(f" {marker}P{p['seat']}: {stats}")
+        for name, cards in p["piles"].items():
+            if isinstance(cards, list):
+                lines.append(f"     {name}: {', '.join(cards) if cards else '(empty)'}")
+            else:
+                lines.append(f"     {name}: {cards['size']} cards")
+    for name, cards in view["piles"].items():
+        shown = f"{cards['size']} cards" if isinstance(cards, dict) else (", ".join(cards) or "(empty)")
+        lines.append(f"  {name}: {shown}")
+    return "\n".join(lines)
+
+
+def cmd_play(args) -> int:
+    try:
+        game = _load_game(args.file)
+    except RulesetError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    players = args.players or game.min_players
+    robots = set()
+    for spec in args.seat or ():
+        seat, _, kind = spec.partition("=")
+        if kind != "random" or not seat.isdigit():
+            print(f"--seat takes K=random, not {spec!r}", file=sys.stderr)
+            return 2
+        robots.add(int(seat))
+    if args.auto:
+        robots = set(range(players))
+    try:
+        state = game.new_game(players=players, seed=args.seed)
+    except (ValueError, RulesetError) as e:
+        print(e.format() if isinstance(e, RulesetError) else f"error: {e}", file=sys.stderr)
+        return 1
+    rng = random.Random(args.seed)
+    shown = 0
+    out = sys.stdout
+    print(f"{game.title} — {players} players" + (f", seed {args.seed}" if args.seed is not None else ""), file=out)
+    try:
+        while not state.is_over:
+            log = state.log
+            seat = state.current_player
+            if seat in robots or seat == CHANCE:
+                for e in log[shown:]:
+                    if args.auto:
+                        print(f"  {e.text}" if e.kind != "turn" else e.text, file=out)
+                shown = len(log) if args.auto else shown
+                state.apply(rng.choice(state.legal_moves()))
+                continue
+            for e in log[shown:]:
+                print(f"  {e.text}", file=out)
+            shown = len(log)
+            print(_summary(state, seat), file=out)
+            moves = state.legal_moves()
+            print(f"P{seat}, choose:", file=out)
+            for i, m in enumerate(moves, 1):
+                print(f"  {i:2}. {m.label}", file=out)
+            while True:
+                try:
+                    answer = input("> ").strip()
+                except EOFError:
+                    print("\n(no more input: stopping)", file=out)
+                    return 0
+                if answer in ("q", "quit", "exit"):
+                    return 0
+                if answer.isdigit() and 1 <= int(answer) <= len(moves):
+                    state.apply(moves[int(answer) - 1])
+                    break
+                try:
+                    state.apply(answer)
+                    break
+                except IllegalMoveError:
+                    print(f"  '{answer}' is not one of the moves: type its number or its label", file=out)
+    except RulesetError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    for e in state.log[shown:]:
+        print(f"  {e.text}", file=out)
+    result = state.result()
+    print(f"Game over: {result.ending}", file=out)
+    for seat, score in enumerate(result.scores):
+        print(f"  P{seat}: {score}{'  (winner)' if seat in result.winners else ''}", file=out)
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    try:
+        game = _load_game(args.file)
+    except RulesetError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    players = args.players or game.min_players
+    endings = collections.Counter()
+    wins = [0.0] * players
+    totals = [0] * players
+    moves = 0
+    t0 = time.perf_counter()
+    try:
+        for i in range(args.games):
+            seed = args.seed + i
+            state = game.new_game(players=players, seed=seed, log=False)
+            rng = random.Random(seed ^ 0x5EED)
+            while not state.is_over:
+                state.apply(rng.choice(state.legal_moves()))
+                moves += 1
+            r = state.result()
+            endings[r.ending] += 1
+            for s in range(players):
+                totals[s] += r.scores[s]
+            for w in r.winners:
+                wins[w] += 1 / len(r.winners)
+    except RulesetError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    dt = time.perf_counter() - t0
+    n = args.games
+    print(f"{game.title}: {n} random games, {players} players, seeds {args.seed}..{args.seed + n - 1}")
+    print(f"  {n / dt:.0f} games/s, {moves / dt:.0f} moves/s, {moves / n:.1f} moves per game")
+    for s in range(players):
+        print(f"  P{s}: average score {totals[s] / n:.2f}, wins {100 * wins[s] / n:.1f}%")
+    for ending, k in endings.most_common():
+        print(f"  ending {ending!r}: {100 * k / n:.1f}%")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rulelang", description="Check, compile, play and simulate rulelang rule files.")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("check", help="report every problem in rule files")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    c.set_defaults(func=cmd_check)
+    c = sub.add_parser("compile", help="write the checked ruleset as JSON")
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("-o", "--output", metavar="OUT.json")
+    c.set_defaults(func=cmd_compile)
+    c = sub.add_parser("play", help="play in the terminal")
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("--players", type=int)
+    c.add_argument("--seed", type=int)
+    c.add_argument("--auto", action="store_true", help="random players in every seat; print the log")
+    c.add_argument("--seat", action="append", metavar="K=random", help="let a random player take seat K")
+    c.set_defaults(func=cmd_play)
+    c = sub.add_parser("simulate", help="play many random games and summarise them")
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("--games", type=int, default=1000)
+    c.add_argument("--players", type=int)
+    c.add_argument("--seed", type=int, default=0)
+    c.set_defaults(func=cmd_simulate)
+    return p
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

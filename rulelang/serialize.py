@@ -1,0 +1,126 @@
+"""The IR as data: a cattrs converter that turns a ``Ruleset`` into plain
+JSON-able dicts and back.
+
+Every node is written with a ``kind`` tag (its class name), so unions of
+node kinds (expressions, statements) structure back without guessing.
+Source positions are kept as ``[line, column]`` so errors found in a
+compiled ruleset still point into the original rule file.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any, Dict, Union
+
+import attrs
+import cattrs
+
+from . import ir
+from .errors import RulesetSyntaxError
+
+#: The serialized form's version; bump when the shape changes.
+FORMAT = "rulelang-ir/1"
+
+_NODE_CLASSES: Dict[str, type] = {
+    name: cls for name, cls in vars(ir).items()
+    if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == ir.__name__
+}
+for _cls in _NODE_CLASSES.values():
+    attrs.resolve_types(_cls, globalns=vars(ir))
+
+_UNIONS = [ir.Expr, ir.Stmt, Union[ir.Name, ir.Attr]]
+
+
+def _is_node_union(t) -> bool:
+    """A union of node classes (maybe with None): tagged by ``kind``."""
+    if typing.get_origin(t) is not Union:
+        return False
+    args = [a for a in typing.get_args(t) if a is not type(None)]
+    return len(args) > 1 and all(a in _NODE_CLASSES.values() for a in args)
+
+
+def make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+
+    def unstructure_pos(pos):
+        return None if pos is None else [pos.line, pos.column]
+
+    def structure_pos(value, _):
+        if value is None:
+            return None
+        line, column = value
+        return ir.Pos(int(line), int(column))
+
+    conv.register_unstructure_hook(ir.Pos, unstructure_pos)
+    conv.register_structure_hook(ir.Pos, structure_pos)
+
+    for cls in _NODE_CLASSES.values():
+        if cls is ir.Pos:
+            continue
+        base = cattrs.gen.make_dict_unstructure_fn(cls, conv)
+
+        def unstructure(node, base=base, name=cls.__name__):
+            d = base(node)
+            d = {"kind": name, **d}
+            return d
+        conv.register_unstructure_hook(cls, unstructure)
+
+    def structure_union(value, t):
+        if value is None and type(None) in typing.get_args(t):
+            return None
+        if not isinstance(value, dict) or "kind" not in value:
+            raise ValueError(f"expected a node with a 'kind', got {value!r}")
+        kind = value["kind"]
+        cls = _NODE_CLASSES.get(kind)
+        if cls is None or cls not in typing.get_args(t):
+            raise ValueError(f"unknown node kind {kind!r}")
+        return conv.structure(value, cls)
+
+    conv.register_structure_hook_func(_is_node_union, structure_union)
+
+    for cls in _NODE_CLASSES.values():
+        if cls is ir.Pos:
+            continue
+        inner = cattrs.gen.make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
+
+        def structure(value, t, inner=inner, name=cls.__name__):
+            if isinstance(value, dict) and value.get("kind", name) != name:
+                raise ValueError(f"expected a {name}, got kind {value.get('kind')!r}")
+            value = {k: v for k, v in value.items() if k != "kind"}
+            return inner(value, t)
+        conv.register_structure_hook(cls, structure)
+    return conv
+
+
+CONVERTER = make_converter()
+
+
+def to_data(rs: ir.Ruleset) -> Dict[str, Any]:
+    """A ruleset as plain data (JSON/YAML-able), with the format version."""
+    d = CONVERTER.unstructure(rs)
+    d.pop("source", None)
+    return {"format": FORMAT, **d}
+
+
+def from_data(data: Dict[str, Any], filename: str = "<data>") -> ir.Ruleset:
+    """A ruleset from plain data; raises ``RulesetSyntaxError`` when the
+    data is not a serialized ruleset of a known version."""
+    if not isinstance(data, dict):
+        raise RulesetSyntaxError.at(filename, 1, 1, "a serialized ruleset is a mapping")
+    version = data.get("format")
+    if version != FORMAT:
+        raise RulesetSyntaxError.at(
+            filename, 1, 1,
+            f"unknown ruleset format {version!r}; this rulelang reads {FORMAT!r}")
+    body = {k: v for k, v in data.items() if k != "format"}
+    body["filename"] = filename
+    try:
+        return CONVERTER.structure(body, ir.Ruleset)
+    except Exception as e:  # cattrs raises exception groups with details
+        raise RulesetSyntaxError.at(filename, 1, 1, f"not a valid ruleset: {_explain(e)}") from None
+
+
+def _explain(e: BaseException) -> str:
+    if isinstance(e, BaseExceptionGroup):
+        return "; ".join(_explain(x) for x in e.exceptions[:3])
+    return str(e)
