@@ -75,13 +75,14 @@ class Checker:
 
     def run(self) -> List[Diagnostic]:
         rs = self.rs
+        where = _At(rs.players_pos)
         if rs.min_players < 1:
-            self.error(rs, f"players {rs.min_players}..{rs.max_players}: a game needs at least 1 player")
+            self.error(where, f"players {rs.min_players}..{rs.max_players}: a game needs at least 1 player")
         if rs.max_players < rs.min_players:
-            self.error(rs, f"players {rs.min_players}..{rs.max_players}: the most players is "
+            self.error(where, f"players {rs.min_players}..{rs.max_players}: the most players is "
                            f"fewer than the fewest")
         if rs.max_players > MAX_PLAYERS:
-            self.error(rs, f"players ..{rs.max_players}: at most {MAX_PLAYERS} players are supported")
+            self.error(where, f"players ..{rs.max_players}: at most {MAX_PLAYERS} players are supported")
         self.declarations()
         self.bodies()
         self.diags.sort(key=lambda d: (d.line, d.column))
@@ -621,6 +622,13 @@ class Checker:
     def e_Extreme(self, e, scope):
         self.expect(e.value, scope.child(player=True), NUM, f"'{e.which}'")
         return NUM
+
+
+class _At:
+    """A stand-in node for a bare position."""
+
+    def __init__(self, pos):
+        self.pos = pos
 
 
 class Scope:

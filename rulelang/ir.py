@@ -566,3 +566,4 @@ class Ruleset:
     filename: str = attrs.field(default="<string>", eq=False, repr=False)
     source: str = attrs.field(default="", eq=False, repr=False)
     pos: Optional[Pos] = _pos()
+    players_pos: Optional[Pos] = _pos()

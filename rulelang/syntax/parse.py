@@ -44,6 +44,10 @@ _TERMINAL_WORDS = {
 }
 
 
+_VALUE_START = {"NAME", "INT", "LPAR", "ROLL", "MINUS", "THIS", "SIZE", "ROUND", "YES", "NO",
+                "NONE", "SUM", "PASSED", "FAILED", "MARGIN", "NOT", "ANY", "EXTREME", "COUNT"}
+
+
 def _word(term: str) -> str:
     if term in _TERMINAL_WORDS:
         return _TERMINAL_WORDS[term]
@@ -57,9 +61,20 @@ def _word(term: str) -> str:
 
 
 def _expected(names) -> str:
-    words = sorted({_word(n) for n in names if not n.startswith("__")})
-    if len(words) > 8:
-        words = words[:8] + ["…"]
+    names = set(names)
+    if {"NAME", "INT", "LPAR", "ROLL"} <= names:
+        # Anywhere a value may start: say so instead of listing 20 words.
+        others = {n for n in names - _VALUE_START if _word(n) not in ("'count'", "'any'", "'no'")}
+        rest = _expected(others) if others else ""
+        return "a value (a number, a name, 'roll d6', 'count of ...', ...)" + (f", or {rest}" if rest else "")
+    words = set()
+    for n in names:
+        w = _word(n)
+        if not w.startswith("__"):
+            words.add(w)
+    words = sorted(words, key=lambda w: (not w.startswith("'"), w))
+    if len(words) > 12:
+        words = words[:12] + ["…"]
     return ", ".join(words)
 
 
@@ -94,14 +109,15 @@ def parse(text: str, filename: str = "<string>") -> ir.Ruleset:
             f"{_expected(e.allowed or ())}", text) from None
     except lark.UnexpectedToken as e:
         tok = e.token
+        expected = _expected(getattr(e, "accepts", None) or e.expected)
         if tok.type == "$END":
             lines = text.splitlines() or [""]
-            line, col, what = len(lines), len(lines[-1]) + 1, "the end of the file"
-        else:
-            line, col, what = tok.line, tok.column, repr(str(tok))
+            raise RulesetSyntaxError.at(
+                filename, len(lines), len(lines[-1]) + 1,
+                f"the file ends too early (an unclosed '{{'?); expected {expected}", text) from None
         raise RulesetSyntaxError.at(
-            filename, line, col,
-            f"unexpected {what}; expected {_expected(e.expected)}", text) from None
+            filename, tok.line, tok.column,
+            f"unexpected {str(tok)!r}; expected {expected}", text) from None
     except lark.UnexpectedEOF as e:
         lines = text.splitlines() or [""]
         raise RulesetSyntaxError.at(
@@ -184,7 +200,8 @@ class _ToIR(Transformer):
             triggers=tuple(lists["triggers"]), reroll=singles.get("reroll"),
             endings=tuple(lists["endings"]), score=tuple(lists["score"]),
             winner=singles.get("winner", "highest"),
-            filename=self.filename, source=self.source, pos=ir.Pos(1, 1))
+            filename=self.filename, source=self.source, pos=ir.Pos(1, 1),
+            players_pos=_pos(found["players"]) if "players" in found else None)
 
     def game_decl(self, meta, c):
         return ("game", _unquote(c[0]), meta)

@@ -1,0 +1,260 @@
+"""The move API: illegal moves change nothing, clones and restored states
+are equal and go on identically, one seed and one list of moves give one
+game, chance nodes are exact, views hide what they must."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+import pytest
+
+import rulelang
+from rulelang import CHANCE, IllegalMoveError, RulesetError
+
+from northpole_helpers import GAME, start
+
+
+def random_moves(state, rng, count):
+    labels = []
+    for _ in range(count):
+        if state.is_over:
+            break
+        move = rng.choice(state.legal_moves())
+        labels.append(move.label)
+        state.apply(move)
+    return labels
+
+
+def mid_game(seed=3, players=3, moves=60, chance="sample"):
+    state = GAME.new_game(players=players, seed=seed, chance=chance)
+    random_moves(state, random.Random(seed), moves)
+    assert not state.is_over
+    return state
+
+
+def test_game_header():
+    """load() gives the title and the player range of the ruleset."""
+    assert GAME.title == "Racing to the North Pole"
+    assert (GAME.min_players, GAME.max_players) == (2, 4)
+    assert GAME.new_game(seed=1).players == 2
+
+
+@pytest.mark.parametrize("players", [1, 5, "3"])
+def test_bad_player_count_is_refused(players):
+    """new_game refuses a player count outside the ruleset's range."""
+    with pytest.raises(ValueError, match="2 to 4 players"):
+        GAME.new_game(players=players)
+
+
+def test_unknown_option_is_refused():
+    """new_game names the options and choices it knows."""
+    with pytest.raises(ValueError, match="unknown option 'expeditoin'"):
+        GAME.new_game(options={"expeditoin": "random"})
+    with pytest.raises(ValueError, match="has no choice 'Nobody'"):
+        GAME.new_game(options={"expedition": "Nobody"})
+
+
+def test_illegal_move_changes_nothing():
+    """An illegal move raises IllegalMoveError; the state, its JSON and its
+    log stay exactly as they were."""
+    state = mid_game()
+    before_json = state.to_json()
+    before = state.clone()
+    for bad in ["no such move", 42, None]:
+        with pytest.raises(IllegalMoveError):
+            state.apply(bad)
+    assert state == before
+    assert state.to_json() == before_json
+
+
+def test_moves_after_the_end_are_illegal():
+    """A finished game has no legal moves and refuses any move."""
+    state = GAME.new_game(players=2, seed=5)
+    random_moves(state, random.Random(5), 10_000)
+    assert state.is_over and state.current_player is None
+    assert state.legal_moves() == []
+    with pytest.raises(IllegalMoveError, match="the game is over"):
+        state.apply("roll 1")
+
+
+def test_clone_is_equal_and_independent():
+    """A clone equals the state; moving the clone leaves the original alone."""
+    state = mid_game()
+    copy = state.clone()
+    assert copy == state
+    snapshot = state.to_json()
+    random_moves(copy, random.Random(99), 30)
+    assert copy != state
+    assert state.to_json() == snapshot
+
+
+@pytest.mark.parametrize("chance", ["sample", "explicit"])
+def test_restore_equals_and_continues_identically(chance):
+    """restore(to_json()) equals the state and goes on to the same game."""
+    state = mid_game(chance=chance)
+    restored = GAME.restore(state.to_json())
+    assert restored == state
+    assert [e.text for e in restored.log] == [e.text for e in state.log]
+    a, b = random.Random(7), random.Random(7)
+    random_moves(state, a, 10_000)
+    random_moves(restored, b, 10_000)
+    assert restored == state and state.is_over
+    assert restored.result() == state.result()
+
+
+def test_restore_refuses_another_ruleset():
+    """A state saved from one ruleset does not restore into another."""
+    other = rulelang.loads('game "Other"\nplayers 1..1\n')
+    with pytest.raises(ValueError, match="different ruleset"):
+        other.restore(mid_game().to_json())
+
+
+def test_same_seed_and_moves_same_game():
+    """Replaying one seed and one list of moves gives the same game."""
+    state = GAME.new_game(players=4, seed=11)
+    labels = random_moves(state, random.Random(1), 10_000)
+    replay = GAME.new_game(players=4, seed=11)
+    for label in labels:
+        replay.apply(label)
+    assert replay == state
+    assert [e.text for e in replay.log] == [e.text for e in state.log]
+
+
+def test_different_seeds_differ():
+    """The seed matters: two seeds give two different games."""
+    a = mid_game(seed=1, moves=0 + 30)
+    b = mid_game(seed=2, moves=30)
+    assert a != b
+
+
+def test_chance_nodes_are_exact():
+    """In explicit mode every chance node's probabilities are positive
+    Fractions over distinct outcomes that sum to exactly 1."""
+    state = GAME.new_game(players=3, seed=4, chance="explicit")
+    rng = random.Random(4)
+    seen = 0
+    while not state.is_over:
+        moves = state.legal_moves()
+        if state.current_player == CHANCE:
+            seen += 1
+            probs = [m.probability for m in moves]
+            assert all(isinstance(p, Fraction) and p > 0 for p in probs)
+            assert sum(probs) == 1
+            assert len({m.label for m in moves}) == len(moves)
+            move = rng.choices(moves, weights=[float(p) for p in probs])[0]
+        else:
+            assert all(m.probability is None for m in moves)
+            move = rng.choice(moves)
+        state.apply(move)
+    assert seen > 50
+
+
+def test_draw_probabilities_follow_the_deck():
+    """A draw's probabilities are the share of each card kind in the deck:
+    10 Trek in 45 cards is 2/9."""
+    state = start()
+    state.apply("roll 2")   # Difficult Terrain
+    state.apply("roll 1")   # the Skill test passes
+    draws = {m.label: m.probability for m in state.legal_moves()}
+    assert draws["draw Trek"] == Fraction(10, 45)
+    assert draws["draw Open Water"] == Fraction(5, 45)
+
+
+def test_move_to_dict_is_json():
+    """Move.to_dict() is plain JSON with the label, player and probability."""
+    state = start()
+    d = state.legal_moves()[0].to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert d["label"] == "roll 1" and d["probability"] == "1/10" and d["player"] is None
+
+
+def test_view_hides_deck_order_and_other_hands():
+    """A player's view shows their own hand, only the size of another
+    player's hand and of the deck, and is JSON-able."""
+    state = start()
+    state.apply("roll 2")
+    state.apply("roll 1")
+    for card in ["Trek", "Ice", "Snow", "Dogs", "Hunting"]:
+        state.apply(f"draw {card}")
+    mine, theirs = state.view(0), state.view(1)
+    json.dumps(mine), json.dumps(theirs)
+    assert mine["players"][0]["piles"]["hand"] == sorted(["Trek", "Ice", "Snow", "Dogs", "Hunting"])
+    assert theirs["players"][0]["piles"]["hand"] == {"size": 5}
+    assert theirs["piles"]["travel"] == {"size": 40}
+    assert "Trek" not in json.dumps(theirs["piles"])
+    assert "legal_moves" in mine and "legal_moves" not in theirs
+
+
+def test_log_entries_are_structured_and_readable():
+    """Every log entry has a kind, a round, a player and a readable text."""
+    state = mid_game()
+    log = state.log
+    assert log and all(e.text and e.kind for e in log)
+    kinds = {e.kind for e in log}
+    assert {"roll", "row", "turn", "phase"} <= kinds
+    json.dumps([e.to_dict() for e in log])
+
+
+def test_current_player_and_result():
+    """current_player is a seat at decisions and CHANCE at chance nodes; the
+    result of a finished game names its ending and its winners."""
+    state = GAME.new_game(players=2, seed=8, chance="explicit")
+    rng = random.Random(8)
+    seen = set()
+    while not state.is_over:
+        seen.add(state.current_player)
+        state.apply(rng.choice(state.legal_moves()))
+    assert CHANCE in seen and seen & {0, 1}
+    result = state.result()
+    assert result.ending == "every expedition is home or lost"
+    assert len(result.scores) == 2
+    assert result.winners and all(result.scores[w] == max(result.scores) for w in result.winners)
+
+
+# ----------------------------------------------------------- runaway rules
+
+LOOP = '''game "Loop"
+players 1..1
+per player { x 0 }
+rule spin {
+    while yes { x += 1 }
+}
+turn { phase go { spin } }
+'''
+
+RECURSE = '''game "Recurse"
+players 1..1
+per player { x 0 }
+rule again {
+    x += 1
+    again
+}
+turn { phase go { again } }
+'''
+
+
+def test_endless_loop_is_stopped_and_named():
+    """A rule that loops forever is stopped by the step limit, reported as a
+    RulesetError that names the rule, file and line."""
+    game = rulelang.loads(LOOP, "loop.rules")
+    with pytest.raises(RulesetError) as info:
+        game.new_game(limits=rulelang.Limits(max_steps=5_000))
+    err = info.value
+    assert err.filename == "loop.rules" and err.line == 5
+    assert "rule spin" in err.message and "endless loop" in err.message
+
+
+def test_endless_recursion_is_stopped():
+    """A rule that calls itself without end is stopped at the depth limit."""
+    game = rulelang.loads(RECURSE, "recurse.rules")
+    with pytest.raises(RulesetError, match="levels deep"):
+        game.new_game()
+
+
+def test_turn_nobody_can_take_is_reported():
+    """A turn whose 'when' is never true is reported instead of hanging."""
+    text = 'game "Never"\nplayers 1..2\nper player { x 0 }\nturn when x > 0 { phase p { x += 1 } }\n'
+    with pytest.raises(RulesetError, match="no player can take a turn"):
+        rulelang.loads(text).new_game()
