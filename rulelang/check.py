@@ -115,11 +115,12 @@ class Checker:
                 self.stat_types[s.name] = NUM
             else:
                 self.stat_types[s.name] = ANY
-            if s.min is not None and s.max is not None and s.min > s.max:
-                self.error(s, f"stat '{s.name}' has min {s.min} above max {s.max}")
+            lo, hi = self.bound(s, s.min), self.bound(s, s.max)
+            if lo is not None and hi is not None and lo > hi:
+                self.error(s, f"stat '{s.name}' has min {lo} above max {hi}")
             if isinstance(s.initial, ir.Num):
                 v = s.initial.value
-                if (s.min is not None and v < s.min) or (s.max is not None and v > s.max):
+                if (lo is not None and v < lo) or (hi is not None and v > hi):
                     self.error(s, f"stat '{s.name}' starts at {v}, outside its bounds")
         for s in rs.stats:
             if not isinstance(s.initial, (ir.Num, ir.Bool, ir.NoneLit)) and not s.values:
@@ -199,6 +200,22 @@ class Checker:
         for name in all_names & (set(self.tables) | set(self.rules) | set(self.piles)):
             node = self.stats.get(name) or self.consts.get(name)
             self.error(node, f"'{name}' names both a stat and a table, rule or pile")
+
+    def bound(self, stat, e):
+        """A stat's bound as a number (a literal or a constant), or None."""
+        if e is None:
+            return None
+        if isinstance(e, ir.Num):
+            return e.value
+        if isinstance(e, ir.Name) and e.name in self.consts:
+            value = self.consts[e.name].value
+            if isinstance(value, ir.Num):
+                return value.value
+            self.error(e, f"the bound '{e.name}' of stat '{stat.name}' must be a number constant")
+            return None
+        self.error(e, f"a bound of stat '{stat.name}' must be a number or a constant, "
+                      f"not '{getattr(e, 'name', e)}'{self.nearest(getattr(e, 'name', ''), self.consts)}")
+        return None
 
     def check_die(self, node, sides):
         if sides < 2:

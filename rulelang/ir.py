@@ -401,8 +401,8 @@ class Stat:
     name: str
     scope: str
     initial: Expr
-    min: Optional[int] = None
-    max: Optional[int] = None
+    min: Optional[Expr] = None   # a number or a constant's name
+    max: Optional[Expr] = None
     values: Optional[Tuple[str, ...]] = None
     pos: Optional[Pos] = _pos()
 

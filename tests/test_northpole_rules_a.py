@@ -163,8 +163,10 @@ def test_cmp_04_empty_deck_reshuffles_discards():
     state.set_pile("travel", ["Trek", "Trek"])
     state.set_pile("discard", ["Ice", "Ice", "Snow", "Snow"])
     play(state, *QUIET)
-    # The two Treks are drawn (no choice, so no chance node), then the deck
-    # is empty and only discarded kinds can come next.
+    # Every draw is a chance node, even from a deck of one kind of card.
+    assert labels(state) == ["draw Trek"]
+    draw(state, "Trek", "Trek")
+    # The deck is now empty: only discarded kinds can come next.
     assert state.current_player == CHANCE
     assert sorted(state.pile("hand", 0)) == ["Trek", "Trek"]
     assert labels(state) == ["draw Ice", "draw Snow"]
@@ -537,7 +539,7 @@ def test_evt_02_blizzard_skips_travel():
     assert state.turn_player == 1
     log = turn_log(state, 0)
     assert [e.kind for e in log].count("test") == 0
-    assert [e.text for e in log if e.kind == "phase"] == [
+    assert [e.text for e in log if e.kind in ("phase", "skip")] == [
         "event phase", "skips the travel phase", "end phase"]
 
 
@@ -675,7 +677,7 @@ def test_tst_01_roll_equal_to_stat_passes():
     assert stats(state, 0)["will"] == 3
     assert labels(state)[0].startswith("draw ")  # no Morale Check
     tests = [e for e in turn_log(state, 0) if e.kind == "test"]
-    assert [e.value for e in tests] == [True]
+    assert [e.value for e in tests] == [("will", 3, 3, True, 0)]
 
 
 def test_tst_02_roll_above_stat_fails():
@@ -698,7 +700,8 @@ def test_tst_03_failed_test_triggers_will_check():
     play(state, "roll 4")                        # fails only against Will 3
     assert stats(state, 0)["failed_morale"] is True
     texts = [e.text for e in turn_log(state, 0) if e.kind == "test"]
-    assert texts == ["test 6 against 5: failed", "test 4 against 3: failed"]
+    assert texts == ["test of skill (5): rolled 6, failed by 1",
+                     "test of will (3): rolled 4, failed by 1"]
 
 
 def test_tst_04_morale_failed_by_four_gives_up():
@@ -746,8 +749,8 @@ def test_tst_07_penalty_before_morale_check():
     assert stats(state, 0)["will"] == 4
     play(state, "roll 5")
     assert stats(state, 0)["failed_morale"] is True
-    texts = [e.text for e in turn_log(state, 0) if e.kind == "test"]
-    assert texts[-1] == "test 5 against 4: failed"
+    tests = [e.value for e in turn_log(state, 0) if e.kind == "test"]
+    assert tests[-1] == ("will", 5, 4, False, 1)
 
 
 def test_tst_08_gave_up_goes_home_without_pole_vp():

@@ -85,6 +85,9 @@ class Program:
         rs = self.rs
         for c in rs.consts:
             self.consts[c.name] = self.const_value(c.value)
+        self.bounds = {s.name: (None if s.min is None else self.const_value(s.min),
+                                None if s.max is None else self.const_value(s.max))
+                       for s in rs.stats}
         # Reserve code ids first so calls can refer to them.
         self.main_code = self._new_code("the game")
         self.setup_code = self._new_code("setup")
@@ -373,7 +376,7 @@ class Ctx:
                     fr[slot] -= value(st, fr)
             return f
         decl = self.prog.stat_decl[t.name]
-        lo, hi = decl.min, decl.max
+        lo, hi = self.prog.bounds[t.name]
         K = self.prog.K
 
         def clamp(x):
@@ -483,10 +486,12 @@ class Ctx:
     def s_Test(self, s):
         test = self.prog.rs.test
         slot = self.temp()
-        self.emit(O.RollOp(self.where(s), 1, test.sides, slot, "test"))
+        self.emit(O.RollOp(self.where(s), 1, test.sides, slot,
+                           f"test of {s.target.name}" if isinstance(s.target, ir.Name) else "test"))
         target = self.expr(s.target)
         cmp = _CMP[test.op]
         under = test.op in ("<=", "<", "==")
+        what = s.target.name if isinstance(s.target, ir.Name) else "a test"
 
         def judge(st, fr):
             roll = fr[slot]
@@ -495,7 +500,8 @@ class Ctx:
             margin = roll - t if under else t - roll
             st.test = (passed, margin)
             st.note(fr[PLAYER], "test",
-                    f"test {roll} against {t}: {'passed' if passed else 'failed'}", passed)
+                    f"test of {what} ({t}): rolled {roll}, {'passed' if passed else 'failed'}"
+                    f"{'' if passed else f' by {margin}'}", (what, roll, t, passed, margin))
         self.emit(O.Exec(self.where(s), judge))
 
     def pile(self, ref):

@@ -274,7 +274,8 @@ class RollOffOp(Op):
 class DrawOp(Op):
     """Draw cards one at a time; the number left to draw is in local
     ``count``.  An empty deck is refilled from its refill pile.  In explicit
-    mode each draw with more than one possible card is a chance node."""
+    mode each draw is a chance node (even from a deck of one kind of card,
+    so that every draw can be forced the same way)."""
 
     __slots__ = ("count", "src", "dst", "refill")
     waits = True
@@ -300,7 +301,7 @@ class DrawOp(Op):
             if not src:
                 fr[self.count] = 0
                 continue
-            if st.explicit and len(set(src)) > 1:
+            if st.explicit:
                 st.wait(WAIT_CHANCE, None)
                 return False
             i = rand_below(st, len(src)) if len(src) > 1 else 0
@@ -583,7 +584,7 @@ class PhaseOp(Op):
 
     def run(self, st, fr):
         if self.name in st.skips:
-            st.note(fr[PLAYER], "phase", f"skips the {self.name} phase", self.name)
+            st.note(fr[PLAYER], "skip", f"skips the {self.name} phase", self.name)
             fr[PC] = self.end
         else:
             st.note(fr[PLAYER], "phase", f"{self.name} phase", self.name)

@@ -244,10 +244,10 @@ class _ToIR(Transformer):
         return c[1]
 
     def bound_min(self, meta, c):
-        return ("min", c[0].value)
+        return ("min", c[0])
 
     def bound_max(self, meta, c):
-        return ("max", c[0].value)
+        return ("max", c[0])
 
     def signed(self, meta, c):
         return ir.Num(int(c[0]), _tok_pos(c[0]))
