@@ -6,10 +6,11 @@ compile) and return a ``Game``.  Each stage is still reachable alone:
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Union
 
-from . import ir
+from . import ir, serialize
 from .check import check
 from .engine import Game, compile_ruleset
 from .errors import RulesetCheckError, RulesetSyntaxError
@@ -35,11 +36,18 @@ def loads(text: str, filename: str = "<string>") -> Game:
 
 
 def load(path: Union[str, os.PathLike]) -> Game:
-    """A ``Game`` from a ``.rules`` file."""
+    """A ``Game`` from a ``.rules`` file or a compiled ``.json`` file."""
     path = os.fspath(path)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except UnicodeDecodeError as e:
         raise RulesetSyntaxError.at(path, 1, 1, f"the file is not UTF-8 text ({e.reason})") from None
+    if path.endswith(".json"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RulesetSyntaxError.at(path, e.lineno, e.colno, f"not valid JSON: {e.msg}",
+                                        text) from None
+        return Game(compile_ruleset(checked(serialize.from_data(data, path))))
     return loads(text, path)

@@ -24,16 +24,16 @@ from .errors import IllegalMoveError, RulesetError
 
 def _read_ruleset(path: str):
     """(ruleset IR, warnings) from a .rules or .json file; raises RulesetError."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
     if path.endswith(".json"):
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+            data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise RulesetError.at(path, e.lineno, e.colno, f"not valid JSON: {e.msg}") from None
+            raise RulesetError.at(path, e.lineno, e.colno, f"not valid JSON: {e.msg}", text) from None
         rs = serialize.from_data(data, path)
     else:
-        with open(path, encoding="utf-8") as f:
-            rs = api.parse(f.read(), path)
+        rs = api.parse(text, path)
     errors, warnings = check_all(rs)
     if errors:
         raise api.RulesetCheckError(errors)
@@ -141,7 +141,7 @@ def cmd_play(args) -> int:
                 state.apply(rng.choice(state.legal_moves()))
                 continue
             for e in log[shown:]:
-                print(f"  {e.text}", file=out)
+                print(f"  {e.text_for(seat)}", file=out)
             shown = len(log)
             print(_summary(state, seat), file=out)
             moves = state.legal_moves()

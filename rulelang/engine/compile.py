@@ -54,6 +54,8 @@ class Program:
         self.pile_index = {name: i for i, name in enumerate(self.shared_piles)}
         self.player_pile_index = {name: i for i, name in enumerate(self.player_piles)}
         self.hidden_piles = {p.name for p in rs.piles if p.hidden}
+        self.shared_hidden = [name in self.hidden_piles for name in self.shared_piles]
+        self.player_hidden = [name in self.hidden_piles for name in self.player_piles]
         self.deck_names = {d.name for d in rs.decks}
         self.refill = {d.name: d.refill_from for d in rs.decks}
         # Code.

@@ -313,7 +313,9 @@ class DrawOp(Op):
         src.pop()
         st.piles[self.dst(st, fr)].append(card)
         fr[self.count] -= 1
-        st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card, hidden=True)
+        dst = self.dst(st, fr)
+        public = "draws a card" if st.pile_hidden(dst) else None
+        st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card, public)
 
     def moves(self, st, fr):
         src = st.piles[self.src(st, fr)]
@@ -474,9 +476,10 @@ class MayOp(Op):
 
 
 class ForEachOp(Op):
-    """Step a ``for each player`` loop.  Local ``work`` holds how many seats
-    (in turn order) have been looked at, local ``saved`` the player in scope
-    before the loop; ``var`` (if any) receives each player."""
+    """Step a ``for each player`` loop.  Local ``work`` holds (seats looked
+    at, the seat the loop started from) so the order stays fixed even if
+    the body changes who plays first; local ``saved`` holds the player in
+    scope before the loop; ``var`` (if any) receives each player."""
 
     __slots__ = ("work", "saved", "var", "other", "cond", "end")
 
@@ -486,14 +489,14 @@ class ForEachOp(Op):
             work, saved, var, other, cond, end
 
     def run(self, st, fr):
-        i = fr[self.work]
-        if i is None:
-            i = 0
+        work = fr[self.work]
+        if work is None:
+            i, first = 0, st.first_seat()
             fr[self.saved] = fr[PLAYER]
         else:
+            i, first = work
             fr[PLAYER] = fr[self.saved]
         n = st.n
-        first = st.first_seat()
         me = fr[self.saved]
         while i < n:
             seat = (first + i) % n
@@ -505,7 +508,7 @@ class ForEachOp(Op):
             else:
                 fr[PLAYER] = seat
             if self.cond is None or self.cond(st, fr):
-                fr[self.work] = i
+                fr[self.work] = (i, first)
                 fr[PC] += 1
                 return True
         fr[PLAYER] = fr[self.saved]
@@ -602,6 +605,8 @@ class NextTurnOp(Op):
         game = st.prog
         if st.check_endings():
             return False
+        if st.round == 0:
+            st.round = 1
         n = st.n
         idle = 0
         when = game.turn_when

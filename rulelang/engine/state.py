@@ -75,11 +75,23 @@ class LogEntry:
     kind: str
     text: str
     value: Any = None
+    #: What the other players may read, when it differs (a drawn card's
+    #: name is only for the player who drew it).
+    public: Optional[str] = None
+
+    def text_for(self, viewer: Optional[int]) -> str:
+        """The entry as ``viewer`` may read it (None: a spectator)."""
+        if self.public is None or (viewer is not None and viewer == self.player):
+            return self.text
+        return self.public
 
     def to_dict(self):
         v = self.value
-        return {"round": self.round, "player": self.player, "kind": self.kind,
-                "text": self.text, "value": list(v) if isinstance(v, tuple) else v}
+        d = {"round": self.round, "player": self.player, "kind": self.kind,
+             "text": self.text, "value": list(v) if isinstance(v, tuple) else v}
+        if self.public is not None:
+            d["public"] = self.public
+        return d
 
 
 class State:
@@ -318,9 +330,9 @@ class State:
 
     # ------------------------------------------------------- machine hooks
 
-    def note(self, player, kind, text, value, hidden=False):
+    def note(self, player, kind, text, value, public=None):
         if self.logging:
-            self.log_tail = (LogEntry(self.round, player, kind, text, value), self.log_tail)
+            self.log_tail = (LogEntry(self.round, player, kind, text, value, public), self.log_tail)
 
     def wait(self, kind, actor):
         self.waiting = kind
@@ -337,6 +349,12 @@ class State:
                 self.prog.filename, 1, 1,
                 f"rules call each other more than {self.limits.max_depth} levels deep "
                 f"(endless recursion?) while starting {name}", self.prog.source)
+
+    def pile_hidden(self, index):
+        """Whether the pile at ``index`` is seen only by its owner."""
+        if index < self.nshared:
+            return self.prog.shared_hidden[index]
+        return self.prog.player_hidden[(index - self.nshared) // self.n]
 
     def first_seat(self):
         f = self.prog.turn_first
@@ -551,5 +569,6 @@ class Game:
         for e in d.get("log", ()):
             v = e.get("value")
             st.log_tail = (LogEntry(e["round"], e["player"], e["kind"], e["text"],
-                                    tuple(v) if isinstance(v, list) else v), st.log_tail)
+                                    tuple(v) if isinstance(v, list) else v, e.get("public")),
+                           st.log_tail)
         return st

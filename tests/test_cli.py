@@ -1,0 +1,102 @@
+"""The command line: check, compile, play (interactive and --auto), simulate."""
+
+from __future__ import annotations
+
+import io
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from rulelang import serialize
+from rulelang.cli import main
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+NP = str(ROOT / "rulesets" / "northpole.rules")
+BROKEN = str(ROOT / "tests" / "checker_cases" / "names.rules")
+
+
+def test_check_clean_file(capsys):
+    """check prints 'ok' for a sound ruleset and exits 0."""
+    assert main(["check", NP]) == 0
+    assert capsys.readouterr().out.strip() == f"{NP}: ok"
+
+
+def test_check_reports_every_error_with_caret(capsys):
+    """check prints each problem as file:line:col: message, the source line
+    and a caret, and exits 1."""
+    assert main(["check", BROKEN, NP]) == 1
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
+    assert f"{BROKEN}:12:8: unknown name 'mne' — did you mean 'men'?" in err
+    i = err.index(f"{BROKEN}:12:8: unknown name 'mne' — did you mean 'men'?")
+    assert err[i + 1].strip().startswith("1: mne -= 1")
+    assert err[i + 2] == "    " + " " * 7 + "^"
+    assert f"{BROKEN}: 7 errors" in err
+    assert f"{NP}: ok" in captured.out
+
+
+def test_check_missing_file(capsys):
+    """A file that cannot be read is an error, not a traceback."""
+    assert main(["check", "/nonexistent/x.rules"]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_compile_writes_json_that_loads_back(tmp_path, capsys):
+    """compile -o writes the IR as JSON with a format version; it reads back
+    to the same IR and checks clean."""
+    out = tmp_path / "np.json"
+    assert main(["compile", NP, "-o", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["format"] == serialize.FORMAT
+    assert data["title"] == "Racing to the North Pole"
+    from rulelang.api import parse_and_check
+    assert serialize.from_data(data) == parse_and_check(pathlib.Path(NP).read_text())
+    assert main(["check", str(out)]) == 0
+
+
+def test_play_auto_prints_the_log_and_result(capsys):
+    """play --auto plays every seat randomly, prints the log and the result."""
+    assert main(["play", NP, "--players", "3", "--seed", "4", "--auto"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1: P" in out and "event phase" in out
+    assert "Game over: every expedition is home or lost" in out
+    assert "(winner)" in out
+
+
+def test_play_interactive_accepts_numbers_and_labels(monkeypatch, capsys):
+    """Interactive play shows numbered moves; a number or a label picks one,
+    anything else is refused with a hint; end of input stops cleanly."""
+    answers = io.StringIO("1\nnot a move\nrandom\n")
+    monkeypatch.setattr(sys, "stdin", answers)
+    assert main(["play", NP, "--seed", "2", "--seat", "1=random"]) == 0
+    out = capsys.readouterr().out
+    assert "P0, choose:" in out
+    assert "   1. Robert Peary" in out
+    assert "'not a move' is not one of the moves" in out
+    assert "Create your expedition: Robert Peary" in out
+    # The random seat's drawn cards are hidden from the human at seat 0.
+    assert "draws a card" in out
+    assert "(no more input: stopping)" in out
+
+
+def test_play_rejects_bad_seat_spec(capsys):
+    assert main(["play", NP, "--seat", "1=human"]) == 2
+    assert "K=random" in capsys.readouterr().err
+
+
+def test_simulate_summarises(capsys):
+    """simulate reports games/s, average scores, win shares and endings."""
+    assert main(["simulate", NP, "--games", "20", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "20 random games, 2 players" in out
+    assert "ending 'every expedition is home or lost': 100.0%" in out
+
+
+def test_python_dash_m():
+    """python -m rulelang runs the same command line."""
+    done = subprocess.run([sys.executable, "-m", "rulelang", "check", NP],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok")

@@ -1,0 +1,233 @@
+"""The language's constructs, each on a small ruleset of its own, so the
+behaviour is pinned independently of any one game."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+from fractions import Fraction
+
+import pytest
+
+import rulelang
+from rulelang import CHANCE, serialize
+from rulelang.api import parse_and_check
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def game(body, players="1..2"):
+    return rulelang.loads(f'game "T"\nplayers {players}\n{body}', "t.rules")
+
+
+def labels(state):
+    return [m.label for m in state.legal_moves()]
+
+
+def test_may_is_a_yes_no_decision():
+    """'may' asks the player in scope; only "yes" runs its body."""
+    g = game('per player { gold 0 }\nturn { phase p { may "dig" { gold += 3 }; end game "done" } }')
+    s = g.new_game(players=1)
+    assert labels(s) == ["dig: yes", "dig: no"]
+    assert s.current_player == 0
+    s.apply("dig: yes")
+    assert s.stat("gold", 0) == 3 and s.is_over
+    s = g.new_game(players=1).apply("dig: no")
+    assert s.stat("gold", 0) == 0
+
+
+def test_choose_one_in_the_middle_of_a_rule():
+    """'choose one' stops a rule for a decision and goes on after it."""
+    g = game('per player { a 0  b 0 }\nrule r { a += 1; choose one "pick" { "left": b = 1 "right": b = 2 }; a += 10 }\n'
+             'turn { phase p { r; end game "done" } }')
+    s = g.new_game(players=1)
+    assert labels(s) == ["left", "right"]
+    s.apply("right")
+    assert (s.stat("a", 0), s.stat("b", 0)) == (11, 2)
+
+
+def test_repeat_while_and_stop():
+    """'repeat N times' runs N times; 'stop' leaves the innermost loop."""
+    g = game('per player { n 0  m 0 }\nturn { phase p {\n'
+             ' repeat 4 times: n += 1\n'
+             ' while yes { m += 1; if m == 3: stop }\n'
+             ' end game "done" } }')
+    s = g.new_game(players=1)
+    assert (s.stat("n", 0), s.stat("m", 0)) == (4, 3)
+
+
+def test_for_each_player_rebinds_or_names():
+    """'for each player' makes each player the one in scope; 'as x' names
+    them instead; 'other' leaves out the current player."""
+    g = game('per player { x 0  seen 0 }\nsetup {\n for each player { x = 10 }\n}\n'
+             'turn { phase p {\n for each other player as q { q.seen += 1 }\n'
+             ' end game "done" } }', players="3..3")
+    s = g.new_game(players=3)
+    assert [s.stat("x", p) for p in range(3)] == [10, 10, 10]
+    assert [s.stat("seen", p) for p in range(3)] == [0, 1, 1]
+
+
+def test_whenever_fires_once_when_the_condition_becomes_true():
+    """A 'whenever' runs when a change makes its condition true, not again
+    while it stays true."""
+    g = game('per player { hp 3 min 0  alarms 0 }\nwhenever hp == 0 { alarms += 1 }\n'
+             'turn { phase p { hp -= 2; hp -= 2; hp -= 2; end game "done" } }')
+    s = g.new_game(players=1)
+    assert (s.stat("hp", 0), s.stat("alarms", 0)) == (0, 1)
+
+
+def test_pool_sum_has_exact_probabilities():
+    """'roll 2d6' is one chance node over the sums 2..12 with exact odds."""
+    g = game('per player { x 0 }\nturn { phase p { x = roll 2d6; end game "done" } }')
+    s = g.new_game(players=1, chance="explicit")
+    probs = {m.label: m.probability for m in s.legal_moves()}
+    assert probs["roll 7"] == Fraction(6, 36) and probs["roll 2"] == Fraction(1, 36)
+    assert sum(probs.values()) == 1 and len(probs) == 11
+    s.apply("roll 12")
+    assert s.stat("x", 0) == 12
+
+
+def test_roll_off_rerolls_only_the_tied():
+    """'roll off' lets the tied highest players roll again."""
+    g = game('global { first none }\nsetup { first = roll off d6 }\nend "set" when first is not none',
+             players="3..3")
+    s = g.new_game(players=3, chance="explicit")
+    for v in (6, 2, 6):          # seats 0 and 2 tie
+        s.apply(f"roll {v}")
+    assert s.current_player == CHANCE
+    s.apply("roll 1")            # seat 0 again
+    s.apply("roll 4")            # seat 2 again
+    assert s.stat("first") == 2 and s.is_over
+
+
+def test_player_queries():
+    """count/no/any players where, highest/lowest X among players."""
+    g = game('per player { x 0 }\nglobal { c 0  hi 0  lo 0  none_big no  any_big no }\n'
+             'setup { for each player { x = 5 } }\n'
+             'turn { phase p { x = 9\n'
+             ' c = count players where x > 6\n hi = highest x among players\n lo = lowest x among other players\n'
+             ' none_big = no players where x > 9\n any_big = any players where x > 8\n end game "done" } }',
+             players="3..3")
+    s = g.new_game(players=3)
+    assert (s.stat("c"), s.stat("hi"), s.stat("lo")) == (1, 9, 5)
+    assert s.stat("none_big") is True and s.stat("any_big") is True
+
+
+def test_per_turn_values_reset_and_turn_order():
+    """Per-turn stats are reset from their expression at each turn's start;
+    turns go clockwise from the first player; 'when' filters the players."""
+    g = game('per player { base 2  played 0  out no  seatno 0 }\nper turn { budget = base * 2 }\n'
+             'global { order 0  starter none }\n'
+             'setup { let k = 1\n for each player { seatno = k; k += 1 }\n for each player as p { starter = p } }\n'
+             'turn order clockwise from starter when not out {\n'
+             ' phase p { played += budget; budget = 0; order = order * 10 + seatno\n'
+             '  if seatno == 1: out = yes } }\n'
+             'end "three turns" when order >= 100', players="3..3")
+    s = g.new_game(players=3)
+    assert s.stat("starter") == 2
+    assert s.stat("order") == 312          # seats 2, 0, 1
+    assert [s.stat("played", p) for p in range(3)] == [4, 4, 4]
+
+
+def test_skip_a_phase():
+    """'skip NAME' skips that phase later in the same turn only."""
+    g = game('global { turns 0  a 0  b 0 }\n'
+             'turn { phase one { turns += 1; if turns == 1: skip two }\n phase two { b += 1 }\n'
+             ' phase three { a += 1 } }\nend "two turns" when turns == 2 and a == 2', players="1..1")
+    s = g.new_game(players=1)
+    assert (s.stat("a"), s.stat("b")) == (2, 1)
+
+
+def test_options_answered_by_new_game():
+    """Setup options given to new_game are not asked; a list answers per seat."""
+    g = game('per player { power 0 }\noption side "Pick a side" { "light": power = 1 "dark": power = 2 }\n'
+             'setup { for each player { choose side } }\nend "ready" when yes', players="2..2")
+    s = g.new_game(players=2, options={"side": ["dark", "light"]})
+    assert [s.stat("power", p) for p in range(2)] == [2, 1]
+    s = g.new_game(players=2, options={"side": [None, "light"]})
+    assert labels(s) == ["light", "dark"] and s.current_player == 0
+
+
+def test_choose_a_row_and_reroll():
+    """'choose a row' applies the picked row; 'reroll while' offers a reroll
+    after every die on a turn and charges its cost."""
+    g = game('per player { x 0  tokens 1 }\ntable t d6 { 1..5: x += 1\n 6: x += 6 }\n'
+             'reroll while tokens > 0 { tokens -= 1 }\n'
+             'turn { phase p { roll on t; choose a row of t 6..6; end game "done" } }', players="1..1")
+    s = g.new_game(players=1, chance="explicit")
+    s.apply("roll 2")
+    assert labels(s) == ["keep 2", "reroll 2"]
+    s.apply("reroll 2")
+    assert s.stat("tokens", 0) == 0
+    s.apply("roll 6")                       # no tokens left: no reroll offered
+    assert labels(s) == ["6"]
+    s.apply("6")
+    assert s.stat("x", 0) == 12
+
+
+def test_cards_draw_move_count_and_sum():
+    """Draws refill from the refill pile; count/sum/size read piles; chosen
+    cards move between piles."""
+    g = game('per player { total 0  n 0 }\ndeck d refills from used { A x2: v 3\n B x1: v -1 }\npile used\n'
+             'pile hand per player, hidden\n'
+             'turn { phase p { draw 3 from d to hand\n total = sum of v in hand\n n = count of A in hand\n'
+             ' choose 1 cards from hand as out "drop"\n move out from hand to used\n move all from hand to used\n'
+             ' draw 2 from d to hand\n end game "done" } }', players="1..1")
+    s = g.new_game(players=1, chance="explicit")
+    for c in ("A", "B", "A"):
+        s.apply(f"draw {c}")
+    assert (s.stat("total", 0), s.stat("n", 0)) == (5, 2)
+    assert labels(s) == ["drop A", "drop B"]
+    s.apply("drop B")
+    # Both piles went to 'used', and the next draw found 'd' empty:
+    # 'used' was shuffled into it.
+    assert sorted(s.pile("d")) == ["A", "A", "B"] and s.pile("used") == []
+    s.apply("draw B")                        # the deck was refilled from 'used'
+    s.apply("draw A")
+    assert sorted(s.pile("hand", 0)) == ["A", "B"] and s.is_over
+
+
+def test_arithmetic_is_safe():
+    """Division floors; dividing by zero gives 0 rather than a crash."""
+    g = game('per player { a 0  b 0 }\nturn { phase p { a = 7 / 2; b = 7 / (a - a); end game "done" } }')
+    s = g.new_game(players=1)
+    assert (s.stat("a", 0), s.stat("b", 0)) == (3, 0)
+
+
+def test_lowest_score_wins():
+    """'winner lowest score' picks the lowest."""
+    g = game('per player { pts 0 }\nsetup { let k = 0\n for each player { pts = 5 - k; k += 1 } }\n'
+             'end "x" when yes\nscore { pts }\nwinner lowest score', players="3..3")
+    result = g.new_game(players=3).result()
+    assert result.scores == (5, 4, 3) and result.winners == (2,)
+
+
+def test_compiled_json_plays_identically(tmp_path):
+    """A ruleset loaded from its compiled JSON plays the same game as the
+    .rules file for the same seed and moves."""
+    path = ROOT / "rulesets" / "northpole.rules"
+    out = tmp_path / "np.json"
+    out.write_text(json.dumps(serialize.to_data(parse_and_check(path.read_text(), str(path)))))
+    a, b = rulelang.load(path).new_game(players=3, seed=9), rulelang.load(out).new_game(players=3, seed=9)
+    rng = random.Random(9)
+    while not a.is_over:
+        label = rng.choice(a.legal_moves()).label
+        a.apply(label)
+        b.apply(label)
+    assert b.is_over and a.result() == b.result()
+    assert [e.text for e in a.log] == [e.text for e in b.log]
+
+
+def test_runtime_error_names_the_rule():
+    """A fault inside a rule at run time is a RulesetError naming the rule,
+    the file and the line (here: moving a chosen card that has already
+    left its pile)."""
+    g = game('deck d { A x1  B x1 }\npile used\npile hand per player\n'
+             'rule bad {\n  draw 2 from d to hand\n  choose 1 cards from hand as c "take"\n'
+             '  move c from hand to used\n  move c from hand to used\n}\nturn { phase p { bad } }')
+    s = g.new_game(players=1)
+    with pytest.raises(rulelang.RulesetError) as info:
+        s.apply("take A")
+    assert info.value.filename == "t.rules" and info.value.line == 10
+    assert "rule bad" in info.value.message and "is not in hand" in info.value.message
