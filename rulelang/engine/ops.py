@@ -13,8 +13,6 @@ cheaply and exactly.
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations_with_replacement
-from math import comb
 
 from ..errors import RulesetRuntimeError
 
@@ -353,19 +351,31 @@ class ChooseCardsOp(Op):
         return False
 
     def moves(self, st, fr):
-        cards = sorted(st.piles[self.pile(st, fr)])
+        cards = st.piles[self.pile(st, fr)]
+        have = {}
+        for c in cards:
+            have[c] = have.get(c, 0) + 1
+        kinds = sorted(have)
         low = max(0, self.low(st, fr))
         high = min(len(cards), self.high(st, fr))
         names = st.prog.card_names
-        kinds = sorted(set(cards))
-        have = {c: cards.count(c) for c in kinds}
-        out = []
-        for k in range(low, high + 1):
-            for combo in combinations_with_replacement(kinds, k):
-                if all(combo.count(c) <= have[c] for c in set(combo)):
-                    text = ", ".join(names[c] for c in combo) if combo else "nothing"
-                    out.append((f"{self.prompt} {text}", None, combo))
-        return out
+        prompt = self.prompt
+        combos = []
+
+        def extend(start, combo, size):
+            # Multisets of ``size`` cards from kinds[start:], within the counts held.
+            if size == 0:
+                combos.append(combo)
+                return
+            for i in range(start, len(kinds)):
+                k = kinds[i]
+                used = combo.count(k) if combo and combo[-1] == k else 0
+                if used < have[k]:
+                    extend(i, combo + (k,), size - 1)
+        for size in range(low, high + 1):
+            extend(0, (), size)
+        return [(f"{prompt} {', '.join([names[c] for c in combo]) if combo else 'nothing'}", None, combo)
+                for combo in combos]
 
     def resume(self, st, fr, data):
         st.clear_wait()

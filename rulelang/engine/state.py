@@ -100,7 +100,7 @@ class State:
     __slots__ = ("game", "prog", "n", "explicit", "seed", "rng", "v", "g", "piles",
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
-                 "limits", "logging")
+                 "limits", "logging", "_moves")
 
     # ------------------------------------------------------------ public API
 
@@ -127,10 +127,18 @@ class State:
     def legal_moves(self) -> List[Move]:
         if self.over is not None:
             return []
-        fr = self.stack[-1]
-        op = self.prog.codes[fr[CODE]][fr[PC]]
-        player = None if self.waiting == WAIT_CHANCE else self.actor
-        return [Move(label, player, prob, value) for label, prob, value in op.moves(self, fr)]
+        return list(self._legal()[0])
+
+    def _legal(self):
+        """(moves, {label: move}) at this point, computed once per position."""
+        cached = self._moves
+        if cached is None:
+            fr = self.stack[-1]
+            op = self.prog.codes[fr[CODE]][fr[PC]]
+            player = None if self.waiting == WAIT_CHANCE else self.actor
+            moves = [Move(label, player, prob, value) for label, prob, value in op.moves(self, fr)]
+            cached = self._moves = (moves, {m.label: m for m in moves})
+        return cached
 
     def apply(self, move) -> "State":
         """Make a move (a ``Move`` or its label).  An illegal move raises
@@ -140,17 +148,16 @@ class State:
         label = move.label if isinstance(move, Move) else move
         if not isinstance(label, str):
             raise IllegalMoveError(f"a move is a Move or its label (a string), not {label!r}", move)
+        moves, by_label = self._legal()
+        found = by_label.get(label)
+        if found is None:
+            shown = ", ".join(repr(m.label) for m in moves[:12]) + (", …" if len(moves) > 12 else "")
+            raise IllegalMoveError(f"{label!r} is not a legal move now; legal moves: {shown}", move)
         fr = self.stack[-1]
         op = self.prog.codes[fr[CODE]][fr[PC]]
-        for lab, _prob, value in op.moves(self, fr):
-            if lab == label:
-                break
-        else:
-            legal = [m[0] for m in op.moves(self, fr)]
-            shown = ", ".join(repr(x) for x in legal[:12]) + (", …" if len(legal) > 12 else "")
-            raise IllegalMoveError(f"{label!r} is not a legal move now; legal moves: {shown}", move)
+        self._moves = None
         try:
-            go = op.resume(self, fr, value)
+            go = op.resume(self, fr, found.value)
         except RulesetError:
             raise
         except Exception as e:  # a fault inside a rule, reported with its place
@@ -201,6 +208,7 @@ class State:
         c.log_tail = self.log_tail
         c.limits = self.limits
         c.logging = self.logging
+        c._moves = None
         return c
 
     __copy__ = clone
@@ -245,6 +253,7 @@ class State:
     def set_stat(self, name: str, value, player: Optional[int] = None) -> None:
         """Set a stat directly (for tests and tools; no triggers run)."""
         prog = self.prog
+        self._moves = None
         if player is not None:
             self.v[player * prog.K + prog.pslot[name]] = value
         else:
@@ -261,6 +270,7 @@ class State:
             if card not in self.prog.card_by_name:
                 raise KeyError(f"no card named {card!r}")
             ids.append(self.prog.card_by_name[card])
+        self._moves = None
         self.piles[self._pile_index(name, player)][:] = ids
 
     def _pile_index(self, name, player):
@@ -531,6 +541,7 @@ class Game:
         st.over = None
         st.options = dict(options) if options else None
         st.round = 0
+        st._moves = None
         st._run()
         return st
 
@@ -566,6 +577,7 @@ class Game:
         st.limits = Limits()
         st.logging = d.get("logging", True)
         st.log_tail = None
+        st._moves = None
         for e in d.get("log", ()):
             v = e.get("value")
             st.log_tail = (LogEntry(e["round"], e["player"], e["kind"], e["text"],
