@@ -14,8 +14,9 @@ from .errors import Diagnostic, source_line
 
 #: Limits on what a ruleset may declare (hostile or mistaken input).
 MAX_PLAYERS = 64
-MAX_DIE_SIDES = 1_000_000
-MAX_DICE = 1_000
+MAX_DIE_SIDES = 10_000
+MAX_DICE = 100
+MAX_POOL_OUTCOMES = 10_000   # dice x sides: the outcomes listed at a chance node
 MAX_CARDS = 100_000
 
 NUM, BOOL, PLAYER, TEXT, CARDS, ANY = "number", "yes/no value", "player", "word", "cards", "any"
@@ -43,6 +44,7 @@ class Checker:
         self.used_rules: set = set()
         self.used_tables: set = set()
         self.used_options: set = set()
+        self.reserved = reserved_words()
 
     # ------------------------------------------------------------- reports
 
@@ -122,17 +124,36 @@ class Checker:
                 v = s.initial.value
                 if (lo is not None and v < lo) or (hi is not None and v > hi):
                     self.error(s, f"stat '{s.name}' starts at {v}, outside its bounds")
+        declared = set()
         for s in rs.stats:
+            self.name_ok(s, s.name, "a stat")
             if not isinstance(s.initial, (ir.Num, ir.Bool, ir.NoneLit)) and not s.values:
-                scope = Scope(player=s.scope != "global")
+                scope = Scope(player=s.scope != "global",
+                              no_rolls=_DECL_ROLL.format(what="a starting value"))
+                later = sorted((_names_in(s.initial) & set(self.stats)) - declared - {s.name})
+                if s.name in _names_in(s.initial):
+                    self.error(s.initial, f"the starting value of '{s.name}' uses '{s.name}' itself")
+                for name in later:
+                    self.error(s.initial, f"the starting value of '{s.name}' uses '{name}', "
+                                          f"which is declared after it")
                 self.stat_types[s.name] = self.expr(s.initial, scope)
+            declared.add(s.name)
+        earlier = set()
         for c in rs.consts:
-            t = self.expr(c.value, Scope(player=False))
-            if t not in (NUM, ANY, BOOL):
-                self.error(c, f"constant '{c.name}' must be a number or yes/no")
+            self.name_ok(c, c.name, "a constant")
+            bad = self.not_constant(c.value, earlier)
+            if bad:
+                self.error(c.value, f"constant '{c.name}' must be worked out from numbers and "
+                                    f"earlier constants only; {bad}")
+            else:
+                t = self.expr(c.value, Scope(player=False, no_rolls="x"))
+                if t not in (NUM, ANY, BOOL):
+                    self.error(c, f"constant '{c.name}' must be a number or yes/no")
+            earlier.add(c.name)
         total_cards = 0
         for d in rs.decks:
             self._declare(self.piles, "pile", d, d.name)
+            self.name_ok(d, d.name, "a deck")
             self.decks[d.name] = d
             seen = {}
             for card in d.cards:
@@ -153,6 +174,7 @@ class Checker:
             self.error(rs.decks[0], f"the decks hold {total_cards} cards; the limit is {MAX_CARDS}")
         for p in rs.piles:
             self._declare(self.piles, "pile", p, p.name)
+            self.name_ok(p, p.name, "a pile")
         for d in rs.decks:
             if d.refill_from is not None:
                 if d.refill_from not in self.piles:
@@ -163,6 +185,7 @@ class Checker:
                                   f"each player has")
         for t in rs.tables:
             self._declare(self.tables, "table", t, t.name)
+            self.name_ok(t, t.name, "a table")
             self.check_die(t, t.sides)
             covered = {}
             for row in t.rows:
@@ -184,6 +207,7 @@ class Checker:
             self.check_die(rs.test, rs.test.sides)
         for r in rs.rules:
             self._declare(self.rules, "rule", r, r.name)
+            self.name_ok(r, r.name, "a rule")
         for o in rs.options:
             self._declare(self.options, "option", o, o.name)
             labels = set()
@@ -217,6 +241,31 @@ class Checker:
                       f"not '{getattr(e, 'name', e)}'{self.nearest(getattr(e, 'name', ''), self.consts)}")
         return None
 
+    def name_ok(self, node, name, what):
+        if name in self.reserved:
+            self.error(node, f"'{name}' is a word of the language and cannot name {what}")
+
+    def not_constant(self, e, earlier):
+        """Why ``e`` is not a constant expression (None when it is)."""
+        stack = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ir.Num, ir.Bool)):
+                continue
+            if isinstance(node, (ir.Neg, ir.Not)):
+                stack.append(node.operand)
+            elif isinstance(node, ir.BinOp):
+                stack += [node.left, node.right]
+            elif isinstance(node, ir.CallFn) and node.func in _FUNCS:
+                stack += list(node.args)
+            elif isinstance(node, ir.Name):
+                if node.name not in earlier:
+                    return (f"'{node.name}' is not a constant declared before it"
+                            + self.nearest(node.name, earlier))
+            else:
+                return f"it cannot use {type(node).__name__.lower()}"
+        return None
+
     def check_die(self, node, sides):
         if sides < 2:
             self.error(node, f"a die needs at least 2 sides, not d{sides}")
@@ -226,10 +275,11 @@ class Checker:
     def bodies(self):
         rs = self.rs
         for trig in rs.triggers:
-            self.expect(trig.cond, Scope(player=True), BOOL, "a 'whenever' condition")
+            self.expect(trig.cond, Scope(player=True, no_rolls=_DECL_ROLL.format(what="a 'whenever' condition")),
+                        BOOL, "a 'whenever' condition")
             self.block(trig.body, Scope(player=True))
         if rs.reroll is not None:
-            scope = Scope(player=True)
+            scope = Scope(player=True, no_rolls=_DECL_ROLL.format(what="a reroll rule"))
             self.expect(rs.reroll.cond, scope, BOOL, "the reroll condition")
             for s in rs.reroll.cost:
                 if not isinstance(s, (ir.Assign, ir.Let)):
@@ -246,11 +296,12 @@ class Checker:
         self.block(rs.setup, Scope(player=False, setup=True))
         if rs.turn is not None:
             if rs.turn.first is not None:
-                t = self.expr(rs.turn.first, Scope(player=False))
+                t = self.expr(rs.turn.first, Scope(player=False, no_rolls=_DECL_ROLL.format(what="the turn order")))
                 if t not in (PLAYER, ANY):
                     self.error(rs.turn.first, f"turns go clockwise from a player, not a {t}")
             if rs.turn.when is not None:
-                self.expect(rs.turn.when, Scope(player=True), BOOL, "the turn's 'when' condition")
+                self.expect(rs.turn.when, Scope(player=True, no_rolls=_DECL_ROLL.format(what="the turn's 'when'")),
+                            BOOL, "the turn's 'when' condition")
             ended = False
             for ph in rs.turn.phases:
                 if ended:
@@ -261,11 +312,12 @@ class Checker:
                 if ph.body and isinstance(ph.body[-1], (ir.EndTurn, ir.EndGame)):
                     ended = True
         for e in rs.endings:
-            self.expect(e.cond, Scope(player=False), BOOL, "an end condition")
+            self.expect(e.cond, Scope(player=False, no_rolls=_DECL_ROLL.format(what="an end condition")),
+                        BOOL, "an end condition")
         if rs.turn is None and not rs.endings:
             self.warn(rs, "the ruleset has no turn and no end: the game ends after setup")
         for item in rs.score:
-            scope = Scope(player=True)
+            scope = Scope(player=True, no_rolls=_DECL_ROLL.format(what="the score"))
             self.expect(item.points, scope, NUM, "points")
             if item.cond is not None:
                 self.expect(item.cond, scope, BOOL, "a scoring condition")
@@ -337,40 +389,47 @@ class Checker:
         t = self.expr(s.value, scope)
         if s.name in self.stats or s.name in self.consts:
             self.error(s, f"'let {s.name}' would hide the stat or constant '{s.name}'")
+        self.name_ok(s, s.name, "a local value")
         scope.locals[s.name] = t if t != "none" else ANY
 
     def s_If(self, s, scope):
         self.expect(s.cond, scope, BOOL, "an 'if' condition")
-        self.block(s.then, scope)
-        self.block(s.orelse, scope)
+        then, orelse = scope.branch(), scope.branch()
+        self.block(s.then, then)
+        self.block(s.orelse, orelse)
+        # A local made on both branches exists after the 'if'.
+        for name in then.locals.keys() & orelse.locals.keys() - scope.locals.keys():
+            scope.locals[name] = then.locals[name]
+
+    def loop_body(self, body, scope):
+        inner = scope.branch()
+        inner.loops += 1
+        self.block(body, inner)
 
     def s_Repeat(self, s, scope):
         self.expect(s.times, scope, NUM, "a repeat count")
-        scope.loops += 1
-        self.block(s.body, scope)
-        scope.loops -= 1
+        self.loop_body(s.body, scope)
 
     def s_While(self, s, scope):
         self.expect(s.cond, scope, BOOL, "a 'while' condition")
-        scope.loops += 1
-        self.block(s.body, scope)
-        scope.loops -= 1
+        self.loop_body(s.body, scope)
 
     def s_Stop(self, s, scope):
         if scope.loops == 0:
             self.error(s, "'stop' leaves a repeat, while or for each loop, and there is none here")
 
     def s_ForEachPlayer(self, s, scope):
-        inner = scope
+        if s.other and not scope.player:
+            self.error(s, "'other' means other than the player in scope, and there is none here")
+        inner = scope.branch()
         if s.var:
-            scope.locals[s.var] = PLAYER
+            self.name_ok(s, s.var, "a player variable")
+            inner.locals[s.var] = PLAYER
         else:
-            inner = scope.child(player=True)
+            inner.player = True
         if s.cond is not None:
-            self.expect(s.cond, inner, BOOL, "a 'where' condition")
-        inner.loops += 1
-        self.block(s.body, inner)
-        inner.loops -= 1
+            self.expect(s.cond, inner.child(no_rolls=_WHERE_ROLL), BOOL, "a 'where' condition")
+        self.loop_body(s.body, inner)
 
     def s_RollOn(self, s, scope):
         if s.table not in self.tables:
@@ -421,6 +480,7 @@ class Checker:
         self.pile(s.dest, scope)
 
     def s_ChooseCards(self, s, scope):
+        self.name_ok(s, s.var, "chosen cards")
         self.expect(s.low, scope, NUM, "how many cards")
         self.expect(s.high, scope, NUM, "how many cards")
         self.pile(s.pile, scope)
@@ -593,12 +653,19 @@ class Checker:
         return NUM
 
     def e_Roll(self, e, scope):
+        if scope.no_rolls:
+            self.error(e, scope.no_rolls)
         self.check_die(e, e.sides)
         if e.count < 1 or e.count > MAX_DICE:
             self.error(e, f"a roll uses 1 to {MAX_DICE} dice, not {e.count}")
+        elif e.count * e.sides > MAX_POOL_OUTCOMES and e.sides <= MAX_DIE_SIDES:
+            self.error(e, f"roll {e.count}d{e.sides} has too many outcomes to list "
+                          f"(dice × sides is at most {MAX_POOL_OUTCOMES})")
         return NUM
 
     def e_RollOff(self, e, scope):
+        if scope.no_rolls:
+            self.error(e, scope.no_rolls)
         self.check_die(e, e.sides)
         return PLAYER
 
@@ -632,13 +699,39 @@ class Checker:
         return NUM
 
     def e_PlayerQuery(self, e, scope):
+        if e.other and not scope.player:
+            self.error(e, "'other' means other than the player in scope, and there is none here")
         if e.cond is not None:
-            self.expect(e.cond, scope.child(player=True), BOOL, "a 'where' condition")
+            self.expect(e.cond, scope.child(player=True, no_rolls=_WHERE_ROLL), BOOL,
+                        "a 'where' condition")
         return NUM if e.quantifier == "count" else BOOL
 
     def e_Extreme(self, e, scope):
-        self.expect(e.value, scope.child(player=True), NUM, f"'{e.which}'")
+        if e.other and not scope.player:
+            self.error(e, "'other' means other than the player in scope, and there is none here")
+        self.expect(e.value, scope.child(player=True, no_rolls=_WHERE_ROLL), NUM, f"'{e.which}'")
         return NUM
+
+
+_WHERE_ROLL = ("a roll here would be made once for all the players: roll first "
+               "(let r = roll d6) or roll inside 'for each player'")
+_DECL_ROLL = ("a roll can only be made in a rule, table, option, setup or phase, "
+              "not in {what}")
+
+
+def reserved_words():
+    """Words that begin a statement or a value, or join values: a stat or
+    a rule named after one could not be read back (``round += 1`` would
+    change the round counter).  Words used only inside fixed phrases
+    (``of``, ``to``, ``a`` ...) stay free."""
+    return {
+        # values
+        "yes", "no", "none", "this", "round", "passed", "failed", "margin", "roll", "count",
+        "size", "sum", "any", "highest", "lowest", "other", "not", "and", "or", "is",
+        # statements
+        "if", "else", "let", "stop", "test", "draw", "move", "choose", "skip", "end", "log",
+        "repeat", "while", "for", "may",
+    }
 
 
 class _At:
@@ -648,20 +741,48 @@ class _At:
         self.pos = pos
 
 
+def _names_in(e):
+    out = set()
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Name):
+            out.add(node.name)
+        for f in getattr(type(node), "__attrs_attrs__", ()):
+            v = getattr(node, f.name)
+            if isinstance(v, tuple):
+                stack.extend(x for x in v if hasattr(type(x), "__attrs_attrs__"))
+            elif hasattr(type(v), "__attrs_attrs__") and f.name != "pos":
+                stack.append(v)
+    return out
+
+
 class Scope:
     """What a statement can see: locals (with their types), whether a
     player is in scope, how many loops enclose it."""
 
-    def __init__(self, player, setup=False, turn=False):
+    def __init__(self, player, setup=False, turn=False, no_rolls=None):
         self.player = player
         self.setup = setup
         self.turn = turn
         self.locals: Dict[str, str] = {}
         self.loops = 0
+        #: Why a roll may not be made here (None: it may).
+        self.no_rolls = no_rolls
 
-    def child(self, player: Optional[bool] = None):
-        c = Scope(self.player if player is None else player, self.setup, self.turn)
+    def child(self, player: Optional[bool] = None, no_rolls=None):
+        """The same locals, another player in scope (a 'where')."""
+        c = Scope(self.player if player is None else player, self.setup, self.turn,
+                  no_rolls or self.no_rolls)
         c.locals = self.locals
+        c.loops = self.loops
+        return c
+
+    def branch(self):
+        """A nested block: it sees the locals so far; those it makes stay
+        inside it."""
+        c = Scope(self.player, self.setup, self.turn, self.no_rolls)
+        c.locals = dict(self.locals)
         c.loops = self.loops
         return c
 

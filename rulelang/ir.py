@@ -26,7 +26,17 @@ class Pos:
 
 
 def _pos():
-    return attrs.field(default=None, eq=False, repr=False)
+    return attrs.field(default=None, eq=False, repr=False,
+                       metadata={"description": "[line, column] in the rule file, or null"})
+
+
+def _f(description=None, default=attrs.NOTHING, **schema):
+    """A field with JSON Schema facts (``enum``, ``minimum``…) for
+    schema.py, so the published schema is generated from these classes."""
+    meta = dict(schema)
+    if description:
+        meta["description"] = description
+    return attrs.field(default=default, metadata=meta)
 
 
 # ---------------------------------------------------------------- expressions
@@ -69,7 +79,7 @@ class Attr:
 
 @attrs.frozen
 class BinOp:
-    op: str  # + - * / % and or
+    op: str = _f("arithmetic (/ floors) or logic", enum=["+", "-", "*", "/", "%", "and", "or"])
     left: "Expr"
     right: "Expr"
     pos: Optional[Pos] = _pos()
@@ -77,7 +87,7 @@ class BinOp:
 
 @attrs.frozen
 class Compare:
-    op: str  # == != < <= > >= is "is not"
+    op: str = _f("comparison ('is' is ==, 'is not' is !=)", enum=["==", "!=", "<", "<=", ">", ">="])
     left: "Expr"
     right: "Expr"
     pos: Optional[Pos] = _pos()
@@ -99,8 +109,8 @@ class Neg:
 class CallFn:
     """A built-in function: min, max, abs."""
 
-    func: str
-    args: Tuple["Expr", ...]
+    func: str = _f("the function", enum=["min", "max", "abs"])
+    args: Tuple["Expr", ...] = _f("its arguments")
     pos: Optional[Pos] = _pos()
 
 
@@ -108,8 +118,8 @@ class CallFn:
 class Roll:
     """``roll d10`` or ``roll 2d6`` (the sum): a chance node."""
 
-    count: int
-    sides: int
+    count: int = _f("how many dice", minimum=1)
+    sides: int = _f("sides of each die", minimum=2)
     pos: Optional[Pos] = _pos()
 
 
@@ -118,7 +128,7 @@ class RollOff:
     """``roll off d10``: every player rolls, the tied highest roll again;
     the value is the winning player."""
 
-    sides: int
+    sides: int = _f("sides of the die", minimum=2)
     pos: Optional[Pos] = _pos()
 
 
@@ -134,9 +144,10 @@ class Round:
 
 @attrs.frozen
 class TestResult:
-    """``passed``, ``failed`` or ``margin`` of the last test in this rule."""
+    """``passed``, ``failed`` or ``margin`` of the most recent test made
+    during the current turn (reset at each turn's start)."""
 
-    what: str
+    what: str = _f("which result", enum=["passed", "failed", "margin"])
     pos: Optional[Pos] = _pos()
 
 
@@ -180,7 +191,8 @@ class PlayerQuery:
     ``any players where ...``; inside ``cond`` the player looked at is the
     player in scope.  ``other`` leaves out the current player."""
 
-    quantifier: str  # count | none | any
+    quantifier: str = _f("count them, or ask whether none or any match",
+                         enum=["count", "none", "any"])
     other: bool
     cond: Optional["Expr"]
     pos: Optional[Pos] = _pos()
@@ -190,7 +202,7 @@ class PlayerQuery:
 class Extreme:
     """``highest time among players``."""
 
-    which: str  # highest | lowest
+    which: str = _f("highest or lowest", enum=["highest", "lowest"])
     value: "Expr"
     other: bool
     pos: Optional[Pos] = _pos()
@@ -208,7 +220,7 @@ Expr = Union[
 @attrs.frozen
 class Assign:
     target: Union[Name, Attr]
-    op: str  # = += -=
+    op: str = _f("set, add or subtract", enum=["=", "+=", "-="])
     value: Expr
     pos: Optional[Pos] = _pos()
 
@@ -399,7 +411,8 @@ class Stat:
     start).  ``values`` lists the allowed words of an enum stat."""
 
     name: str
-    scope: str
+    scope: str = _f("one per player, one in all, or one per player reset each turn",
+                    enum=["player", "global", "turn"])
     initial: Expr
     min: Optional[Expr] = None   # a number or a constant's name
     max: Optional[Expr] = None
@@ -424,7 +437,7 @@ class Prop:
 @attrs.frozen
 class Card:
     name: str
-    count: int
+    count: int = _f("copies of this card in the deck", minimum=1)
     props: Tuple[Prop, ...] = ()
     pos: Optional[Pos] = _pos()
 
@@ -435,7 +448,7 @@ class Deck:
     into it when a draw finds it empty."""
 
     name: str
-    cards: Tuple[Card, ...]
+    cards: Tuple[Card, ...] = _f("the cards it starts with", minItems=1)
     refill_from: Optional[str] = None
     pos: Optional[Pos] = _pos()
 
@@ -450,8 +463,8 @@ class Pile:
 
 @attrs.frozen
 class Row:
-    low: int
-    high: int
+    low: int = _f("lowest roll of this row", minimum=1)
+    high: int = _f("highest roll of this row", minimum=1)
     label: Optional[str]
     body: Tuple[Stmt, ...]
     pos: Optional[Pos] = _pos()
@@ -460,7 +473,7 @@ class Row:
 @attrs.frozen
 class Table:
     name: str
-    sides: int
+    sides: int = _f("sides of the die rolled on it", minimum=2)
     rows: Tuple[Row, ...]
     pos: Optional[Pos] = _pos()
 
@@ -470,8 +483,8 @@ class TestDef:
     """How ``test X`` is made: ``roll d<sides> <op> X``."""
 
     param: str
-    sides: int
-    op: str
+    sides: int = _f("sides of the test die", minimum=2)
+    op: str = _f("how the roll compares with the value tested", enum=["==", "!=", "<", "<=", ">", ">="])
     pos: Optional[Pos] = _pos()
 
 
@@ -545,9 +558,9 @@ class ScoreItem:
 
 @attrs.frozen
 class Ruleset:
-    title: str
-    min_players: int
-    max_players: int
+    title: str = _f("the game's name")
+    min_players: int = _f("fewest players", minimum=1)
+    max_players: int = _f("most players", minimum=1)
     stats: Tuple[Stat, ...] = ()
     consts: Tuple[Const, ...] = ()
     decks: Tuple[Deck, ...] = ()
@@ -562,7 +575,8 @@ class Ruleset:
     reroll: Optional[Reroll] = None
     endings: Tuple[Ending, ...] = ()
     score: Tuple[ScoreItem, ...] = ()
-    winner: str = "highest"
+    winner: str = _f("whether the highest or the lowest score wins", default="highest",
+                     enum=["highest", "lowest"])
     filename: str = attrs.field(default="<string>", eq=False, repr=False)
     source: str = attrs.field(default="", eq=False, repr=False)
     pos: Optional[Pos] = _pos()

@@ -99,6 +99,7 @@ def to_data(rs: ir.Ruleset) -> Dict[str, Any]:
     """A ruleset as plain data (JSON/YAML-able), with the format version."""
     d = CONVERTER.unstructure(rs)
     d.pop("source", None)
+    d.pop("filename", None)
     return {"format": FORMAT, **d}
 
 

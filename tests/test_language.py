@@ -231,3 +231,87 @@ def test_runtime_error_names_the_rule():
         s.apply("take A")
     assert info.value.filename == "t.rules" and info.value.line == 10
     assert "rule bad" in info.value.message and "is not in hand" in info.value.message
+
+
+def test_while_rolls_anew_each_time():
+    """A roll in a 'while' condition is made again before every test."""
+    g = game('per player { tries 0 }\nturn { phase p { while roll d6 < 6 { tries += 1 }; end game "done" } }')
+    s = g.new_game(players=1, chance="explicit")
+    for v in (2, 3, 6):
+        s.apply(f"roll {v}")
+    assert s.is_over and s.stat("tries", 0) == 2
+
+
+def test_end_turn_in_setup_is_an_error():
+    """'end turn' reached from setup (through a rule) stops with a clear error."""
+    g = game('per player { flag no }\nrule bail { end turn }\nsetup { for each player { bail; flag = yes } }')
+    with pytest.raises(rulelang.RulesetError, match="outside a turn"):
+        g.new_game()
+
+
+def test_end_turn_in_a_whenever_for_another_player():
+    """'end turn' in a whenever running for a player who is not taking the
+    turn ends only that whenever; the turn goes on."""
+    g = game('per player { hp 1 min 0  down no }\nglobal { after 0 }\n'
+             'rule fall { end turn }\nwhenever hp == 0 { down = yes; fall; hp = 5 }\n'
+             'turn { phase p { for each other player as foe { foe.hp -= 1 }; after += 1; end game "done" } }',
+             players="2..2")
+    s = g.new_game(players=2)
+    # The whenever stopped at 'end turn' (hp stays 0); the attacker's turn went on.
+    assert s.stat("down", 1) is True and s.stat("hp", 1) == 0
+    assert s.stat("after") == 1
+
+
+def test_whenever_on_a_global():
+    """A whenever watching a global stat fires when it changes."""
+    g = game('global { alarm 0  rang 0 }\nwhenever alarm >= 1 { rang += 1 }\n'
+             'turn { phase p { alarm = 5; end game "done" } }')
+    assert g.new_game(players=1).stat("rang") == 1
+
+
+def test_choosing_more_cards_than_held_takes_them_all():
+    """'choose 3 cards' from a hand of 2 offers the whole hand, never nothing."""
+    g = game('deck d { A x1  B x1 }\npile hand per player\npile out\n'
+             'turn { phase p { draw 2 from d to hand; choose 3 cards from hand as c "take"\n'
+             ' move c from hand to out; end game "done" } }')
+    s = g.new_game(players=1)
+    assert labels(s) == ["take A, B"]
+    s.apply("take A, B")
+    assert sorted(s.pile("out")) == ["A", "B"]
+
+
+def test_separators_names_and_quoted_cards():
+    """',' separates statements; names may start with language words; a
+    quoted card name can be counted."""
+    g = game('per player { a 0  b 0  highest_bid 4  n 0 }\ndeck d { "Cracked Ice" x2 }\npile hand per player\n'
+             'turn { phase p { a -= 1, b += 1, a = highest_bid\n'
+             ' draw 2 from d to hand, n = count of "Cracked Ice" in hand\n end game "done" } }')
+    s = g.new_game(players=1)
+    assert (s.stat("a", 0), s.stat("b", 0), s.stat("n", 0)) == (4, 1, 2)
+
+
+def test_choose_a_row_labels_are_unique():
+    """Rows that share a name are told apart by their roll; a range row
+    that starts below the chosen range is offered too."""
+    g = game('per player { x 0 }\ntable t d4 { 1..2 Nothing: x += 0\n 3 Nothing: x += 0\n 4 Treasure: x += 9 }\n'
+             'turn { phase p { choose a row of t 2..4; end game "done" } }')
+    s = g.new_game(players=1)
+    assert labels(s) == ["Nothing (2)", "Nothing (3)", "Treasure"]
+
+
+def test_end_condition_on_rounds_is_checked_when_a_round_starts():
+    """An end condition counting rounds fires as the round begins, before
+    anyone plays in it."""
+    g = game('per player { turns 0 }\nturn { phase p { turns += 1 } }\nend "three rounds" when round >= 3',
+             players="2..2")
+    s = g.new_game(players=2)
+    assert s.is_over and [s.stat("turns", p) for p in range(2)] == [2, 2]
+
+
+def test_endless_loop_error_points_at_the_loop():
+    """The step-limit error names the line of the loop that ran away."""
+    g = rulelang.loads('game "T"\nplayers 1..1\nper player { food 0 }\n'
+                       'turn { phase p {\n  while food >= 0 { food += 1 }\n} }\n', "loop.rules")
+    with pytest.raises(rulelang.RulesetError) as info:
+        g.new_game(limits=rulelang.Limits(max_steps=1000))
+    assert info.value.line == 5

@@ -103,6 +103,7 @@ class Program:
         trigger_codes = []
         for i, trig in enumerate(rs.triggers):
             trigger_codes.append(self._new_code(f"whenever (line {trig.pos.line if trig.pos else '?'})"))
+        self.trigger_codes = frozenset(trigger_codes)
         # Triggers need their conditions before any assignment is compiled.
         for trig, code in zip(rs.triggers, trigger_codes):
             ctx = Ctx(self, code, f"whenever (line {trig.pos.line if trig.pos else '?'})")
@@ -199,7 +200,8 @@ class Program:
                 return True
         ctx.code[dispatch_op_index] = Dispatch(ctx.where(table))
         ctx.done()
-        self.table_rows[table.name] = [(row.label or str(row.low), row.low, start) for row, start in starts]
+        self.table_rows[table.name] = [(row.label or str(row.low), row.low, row.high, start)
+                                       for row, start in starts]
 
     def _build_option(self, option):
         code = self.option_code[option.name]
@@ -223,6 +225,14 @@ class Program:
             return self.consts[e.name]
         if isinstance(e, ir.BinOp) and e.op in _ARITH:
             return _ARITH[e.op](self.const_value(e.left), self.const_value(e.right))
+        if isinstance(e, ir.BinOp) and e.op in ("and", "or"):
+            a, b = self.const_value(e.left), self.const_value(e.right)
+            return (a and b) if e.op == "and" else (a or b)
+        if isinstance(e, ir.Not):
+            return not self.const_value(e.operand)
+        if isinstance(e, ir.CallFn):
+            fn = {"min": min, "max": max, "abs": abs}[e.func]
+            return fn(*[self.const_value(a) for a in e.args])
         raise ValueError("not a constant")
 
 
@@ -312,7 +322,8 @@ class Ctx:
             self.stmt(s)
 
     def stmt(self, s):
-        self.hoist(s)
+        if not isinstance(s, ir.While):   # a while rolls anew before each test
+            self.hoist(s)
         method = getattr(self, "s_" + type(s).__name__)
         method(s)
 
@@ -348,7 +359,8 @@ class Ctx:
         fn = self.assign_fn(s)
         name = s.target.name
         trig = self.prog.trigger_conds.get(name)
-        if trig and name in self.prog.pslot and not (isinstance(s.target, ir.Name) and name in self.locals):
+        is_stat = name in self.prog.pslot or name in self.prog.gslot
+        if trig and is_stat and not (isinstance(s.target, ir.Name) and name in self.locals):
             if isinstance(s.target, ir.Attr):
                 slot = self.locals[s.target.obj]
 
@@ -447,14 +459,15 @@ class Ctx:
         work = self.temp()
         head = len(self.code)
         op = self.emit(O.CounterOp(self.where(s), work, self.expr(s.times)))
-        self._loop_body(s.body, head, [work], None)
+        self._loop_body(s.body, head, [work], None, s)
         op.end = len(self.code)
         self._close_loop()
 
     def s_While(self, s):
         head = len(self.code)
+        self.hoist(s)
         j = self.emit(O.JumpUnless(self.where(s), self.expr(s.cond)))
-        self._loop_body(s.body, head, [], None)
+        self._loop_body(s.body, head, [], None, s)
         j.target = len(self.code)
         self._close_loop()
 
@@ -464,14 +477,14 @@ class Ctx:
         cond = self.expr(s.cond) if s.cond is not None else None
         head = len(self.code)
         op = self.emit(O.ForEachOp(self.where(s), work, saved, var, s.other, cond))
-        self._loop_body(s.body, head, [work], saved)
+        self._loop_body(s.body, head, [work], saved, s)
         op.end = len(self.code)
         self._close_loop()
 
-    def _loop_body(self, body, head, work, restore):
+    def _loop_body(self, body, head, work, restore, loop):
         self.loops.append(([], work, restore))
         self.block(body)
-        self.emit(O.Jump(("loop", None), head))
+        self.emit(O.Jump(self.where(loop), head))
 
     def _close_loop(self):
         breaks, _, _ = self.loops.pop()
@@ -590,8 +603,11 @@ class Ctx:
         lo, hi = s.low, s.high
 
         def resolve(op=op, name=s.table, lo=lo, hi=hi):
-            op.rows = [(label, value, start) for label, value, start in prog.table_rows[name]
-                       if lo <= value <= hi]
+            rows = [(label, max(low, lo), start) for label, low, high, start in prog.table_rows[name]
+                    if high >= lo and low <= hi]
+            seen = [label for label, _, _ in rows]
+            op.rows = [(label if seen.count(label) == 1 else f"{label} ({value})", value, start)
+                       for label, value, start in rows]
         prog.__dict__.setdefault("_late", []).append(resolve)
 
     def s_May(self, s):

@@ -199,7 +199,7 @@ class RollOp(Op):
 
 def _sum_distribution(count, sides):
     """Exact distribution of the sum of ``count`` dice (small pools only)."""
-    if count * sides > 10_000 or count > 50:
+    if count * sides > 10_000 or count > 100:
         return None
     dist = {0: 1}
     for _ in range(count):
@@ -356,8 +356,9 @@ class ChooseCardsOp(Op):
         for c in cards:
             have[c] = have.get(c, 0) + 1
         kinds = sorted(have)
-        low = max(0, self.low(st, fr))
-        high = min(len(cards), self.high(st, fr))
+        # Asked for more cards than the pile holds: take them all.
+        high = max(0, min(len(cards), self.high(st, fr)))
+        low = min(max(0, self.low(st, fr)), high)
         names = st.prog.card_names
         prompt = self.prompt
         combos = []
@@ -569,7 +570,19 @@ class ClearOp(Op):
 
 
 class EndTurnOp(Op):
+    """End the turn.  In a ``whenever`` running for a player who is not the
+    one taking the turn, only that ``whenever`` ends."""
+
     def run(self, st, fr):
+        if st.turn_player is None:
+            raise self.error(st, "'end turn' was reached outside a turn (during setup)")
+        if fr[PLAYER] != st.turn_player:
+            triggers = st.prog.trigger_codes
+            stack = st.stack
+            for i in range(len(stack) - 1, 0, -1):
+                if stack[i][CODE] in triggers and stack[i][PLAYER] == fr[PLAYER]:
+                    del stack[i:]
+                    return True
         st.end_turn()
         return True
 
@@ -625,6 +638,9 @@ class NextTurnOp(Op):
             if st.order_pos >= n:
                 st.order_pos = 0
                 st.round += 1
+                # A new round begins: an end that counts rounds may fire now.
+                if st.check_endings():
+                    return False
             seat = (st.first_seat() + st.order_pos) % n
             if when is None or when(st, [None, 0, seat]):
                 break

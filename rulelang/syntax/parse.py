@@ -39,7 +39,7 @@ _TERMINAL_WORDS = {
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'",
     "COLON": "':'", "EQ": "'='", "COUNT": "a count such as x10",
     "CMP": "a comparison such as <=", "ASSIGN_OP": "'+=' or '-='",
-    "_SEP": "';'", "COMMA": "','", "DOT": "'.'", "EXTREME": "highest or lowest",
+ "COMMA": "','", "DOT": "'.'", "EXTREME": "highest or lowest",
     "OTHER": "other", "PLUS": "+", "MINUS": "-", "MUL_OP": "* / or %", "$END": "the end of the file",
 }
 
@@ -579,7 +579,7 @@ class _ToIR(Transformer):
         return ir.RollOff(int(str(c[0])[1:]), _pos(meta))
 
     def count_cards(self, meta, c):
-        return ir.CountCards(str(c[0]), c[1], _pos(meta))
+        return ir.CountCards(_unquote(c[0]), c[1], _pos(meta))
 
     def pile_size(self, meta, c):
         return ir.PileSize(c[0], _pos(meta))

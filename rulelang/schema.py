@@ -1,0 +1,197 @@
+"""The published JSON Schema of a serialized ruleset, generated from the IR
+classes (so the two cannot drift), and validation of documents against it
+with paths and line numbers that point into the document.
+
+    python -m rulelang.schema > schema/ruleset.schema.json
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import pathlib
+import sys
+import typing
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+import attrs
+
+from . import ir
+from .serialize import FORMAT, _NODE_CLASSES
+
+SCHEMA_ID = "https://rulelang.dev/schema/ruleset.schema.json"
+SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "schema" / "ruleset.schema.json"
+
+_UNION_NAMES = {ir.Expr: "Expr", ir.Stmt: "Stmt"}
+
+
+def _describe(cls) -> str:
+    doc = inspect.getdoc(cls) or ""
+    if doc.startswith(cls.__name__ + "("):  # attrs' generated signature: no docstring
+        doc = ""
+    return " ".join(doc.split()) or f"A {cls.__name__} node."
+
+
+def _type_schema(t) -> Dict[str, Any]:
+    if t is int:
+        return {"type": "integer"}
+    if t is str:
+        return {"type": "string"}
+    if t is bool:
+        return {"type": "boolean"}
+    if t is ir.Pos:
+        return {"$ref": "#/$defs/Pos"}
+    if t in _UNION_NAMES:
+        return {"$ref": f"#/$defs/{_UNION_NAMES[t]}"}
+    if isinstance(t, type) and t in _NODE_CLASSES.values():
+        return {"$ref": f"#/$defs/{t.__name__}"}
+    origin, args = typing.get_origin(t), typing.get_args(t)
+    if origin is Union:
+        rest = [a for a in args if a is not type(None)]
+        options = [_type_schema(a) for a in rest] if not _same_union(rest) else [_type_schema(_same_union(rest))]
+        if type(None) in args:
+            options.append({"type": "null"})
+        return options[0] if len(options) == 1 else {"anyOf": options}
+    if origin in (tuple, Tuple):
+        return {"type": "array", "items": _type_schema(args[0])}
+    raise TypeError(f"no schema for {t!r}")
+
+
+def _same_union(members):
+    """The named union (Expr or Stmt) whose members these are, if any."""
+    for union, name in _UNION_NAMES.items():
+        if set(members) == set(typing.get_args(union)):
+            return union
+    return None
+
+
+def _node_schema(cls) -> Dict[str, Any]:
+    props = {"kind": {"const": cls.__name__, "description": "the node kind"}}
+    required = ["kind"]
+    hints = typing.get_type_hints(cls, vars(ir))
+    for f in attrs.fields(cls):
+        if cls is ir.Ruleset and f.name in ("filename", "source"):
+            continue
+        schema = dict(_type_schema(hints[f.name]))
+        meta = dict(f.metadata)
+        if "description" in meta:
+            schema["description"] = meta.pop("description")
+        if meta:
+            if "$ref" in schema or "anyOf" in schema:
+                schema = {"allOf": [schema], **meta} if "$ref" in schema else {**schema, **meta}
+            else:
+                schema.update(meta)
+        props[f.name] = schema
+        if f.default is attrs.NOTHING:
+            required.append(f.name)
+    return {"type": "object", "description": _describe(cls), "properties": props,
+            "required": required, "additionalProperties": False}
+
+
+def build_schema() -> Dict[str, Any]:
+    """The JSON Schema (2020-12) of ``serialize.to_data`` output."""
+    defs: Dict[str, Any] = {
+        "Pos": {"description": "[line, column] in the rule file the node came from",
+                "anyOf": [{"type": "array", "prefixItems": [{"type": "integer", "minimum": 1},
+                                                            {"type": "integer", "minimum": 0}],
+                           "items": False, "minItems": 2},
+                          {"type": "null"}]},
+        "Expr": {"description": "An expression: a value computed while the game runs.",
+                 "oneOf": [{"$ref": f"#/$defs/{c.__name__}"} for c in typing.get_args(ir.Expr)]},
+        "Stmt": {"description": "A statement: one step of a rule.",
+                 "oneOf": [{"$ref": f"#/$defs/{c.__name__}"} for c in typing.get_args(ir.Stmt)]},
+    }
+    for name, cls in sorted(_NODE_CLASSES.items()):
+        if cls is ir.Pos or cls is ir.Ruleset:
+            continue
+        defs[name] = _node_schema(cls)
+    root = _node_schema(ir.Ruleset)
+    root["properties"] = {"format": {"const": FORMAT, "description": "the version of this format"},
+                          **root["properties"]}
+    root["required"] = ["format"] + root["required"]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "rulelang ruleset",
+        "description": ("A tabletop game's rules as compiled by rulelang (`rulelang compile`): "
+                        "the intermediate representation of a .rules file, as JSON or YAML."),
+        **{k: v for k, v in root.items() if k != "description"},
+        "$defs": defs,
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(build_schema(), indent=2) + "\n"
+
+
+# ------------------------------------------------------------- validation
+
+
+@functools.lru_cache(maxsize=None)
+def _validator():
+    import jsonschema
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8")) if SCHEMA_PATH.exists() else build_schema()
+    return jsonschema.Draft202012Validator(schema)
+
+
+def json_path(parts) -> str:
+    out = "$"
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
+
+
+def _best_errors(errors):
+    """One error per place, the most specific one (not 'is not valid under
+    any of the given schemas' when a deeper reason is known)."""
+    import jsonschema
+    out = []
+    for e in errors:
+        best = jsonschema.exceptions.best_match([e]) if e.context else e
+        # For a oneOf over node kinds, pick the branch whose kind matches.
+        if e.context:
+            kind = e.instance.get("kind") if isinstance(e.instance, dict) else None
+            matching = [c for c in e.context if kind is not None and
+                        c.schema.get("properties", {}).get("kind", {}).get("const") == kind]
+            if matching:
+                best = matching[0]
+            elif kind is not None:
+                best = e
+                best.message = f"unknown node kind {kind!r}"
+        out.append(best)
+    return out
+
+
+def validate_data(data, locate=None) -> List[Tuple[str, Optional[int], Optional[int], str]]:
+    """Schema problems of a document as (json path, line, column, message);
+    ``locate(path_parts)`` may give the line and column of a place."""
+    problems = []
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    for e in _best_errors(errors):
+        parts = list(e.absolute_path)
+        line = col = None
+        if locate is not None:
+            line, col = locate(parts)
+        problems.append((json_path(parts), line, col, _message(e)))
+    return problems
+
+
+def _message(e) -> str:
+    v = e.validator
+    if v == "required":
+        return e.message.replace("is a required property", "is missing (a required field)")
+    if v == "additionalProperties":
+        return e.message.replace("Additional properties are not allowed", "unknown field")
+    if v == "const" and e.absolute_path and list(e.absolute_path)[-1] == "format":
+        return f"unknown format version {e.instance!r}; this rulelang reads {FORMAT!r}"
+    return e.message
+
+
+def main() -> int:
+    sys.stdout.write(schema_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
