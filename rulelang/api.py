@@ -35,8 +35,9 @@ def loads(text: str, filename: str = "<string>") -> Game:
     return Game(compile_ruleset(parse_and_check(text, filename)))
 
 
-def load(path: Union[str, os.PathLike]) -> Game:
-    """A ``Game`` from a ``.rules`` file or a compiled ``.json`` file."""
+def read(path: Union[str, os.PathLike]) -> ir.Ruleset:
+    """The IR of a ruleset file (``.rules``, ``.json``, ``.yaml``/``.yml``),
+    not yet checked; raises ``RulesetError`` when it cannot be read as one."""
     path = os.fspath(path)
     try:
         with open(path, encoding="utf-8") as f:
@@ -49,5 +50,20 @@ def load(path: Union[str, os.PathLike]) -> Game:
         except json.JSONDecodeError as e:
             raise RulesetSyntaxError.at(path, e.lineno, e.colno, f"not valid JSON: {e.msg}",
                                         text) from None
-        return Game(compile_ruleset(checked(serialize.from_data(data, path))))
-    return loads(text, path)
+        return serialize.from_data(data, path)
+    if path.endswith((".yaml", ".yml")):
+        import yaml
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            raise RulesetSyntaxError.at(path, line, col, f"not valid YAML: {getattr(e, 'problem', e)}",
+                                        text) from None
+        return serialize.from_data(data, path)
+    return parse(text, path)
+
+
+def load(path: Union[str, os.PathLike]) -> Game:
+    """A ``Game`` from a ``.rules`` file or a compiled ``.json``/``.yaml`` file."""
+    return Game(compile_ruleset(checked(read(path))))

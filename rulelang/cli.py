@@ -1,7 +1,8 @@
 """Stage 5: the command line.
 
     rulelang check FILE...                 find every problem in rule files
-    rulelang compile FILE [-o OUT.json]    write the checked IR as JSON
+    rulelang compile FILE [--format json|yaml] [-o OUT]   write the checked IR
+    rulelang validate FILE...              schema + checker for .rules/.json/.yaml
     rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random]
     rulelang simulate FILE [--games N] [--players N] [--seed S]
 """
@@ -23,17 +24,9 @@ from .errors import IllegalMoveError, RulesetError
 
 
 def _read_ruleset(path: str):
-    """(ruleset IR, warnings) from a .rules or .json file; raises RulesetError."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    if path.endswith(".json"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RulesetError.at(path, e.lineno, e.colno, f"not valid JSON: {e.msg}", text) from None
-        rs = serialize.from_data(data, path)
-    else:
-        rs = api.parse(text, path)
+    """(ruleset IR, warnings) from a .rules, .json, .yaml or .yml file;
+    raises RulesetError."""
+    rs = api.read(path)
     errors, warnings = check_all(rs)
     if errors:
         raise api.RulesetCheckError(errors)
@@ -70,7 +63,10 @@ def cmd_compile(args) -> int:
     except OSError as e:
         print(f"{args.file}: cannot read: {e.strerror}", file=sys.stderr)
         return 1
-    text = json.dumps(serialize.to_data(rs), indent=1) + "\n"
+    fmt = args.format
+    if fmt is None:
+        fmt = "yaml" if args.output and args.output.endswith((".yaml", ".yml")) else "json"
+    text = serialize.dumps(rs, fmt)
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
@@ -78,6 +74,23 @@ def cmd_compile(args) -> int:
             f.write(text)
         print(f"wrote {args.output}")
     return 0
+
+
+def cmd_validate(args) -> int:
+    """Schema first (for .json/.yaml), then the static checker."""
+    from .validate import validate_file
+    bad = 0
+    for path in args.files:
+        problems = validate_file(path)
+        if problems:
+            bad += 1
+            for d in problems:
+                print(d.format(), file=sys.stderr)
+            n = len(problems)
+            print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
+        else:
+            print(f"{path}: valid")
+    return 1 if bad else 0
 
 
 def _load_game(path: str) -> Game:
@@ -222,10 +235,15 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="report every problem in rule files")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.set_defaults(func=cmd_check)
-    c = sub.add_parser("compile", help="write the checked ruleset as JSON")
+    c = sub.add_parser("compile", help="write the checked ruleset as JSON or YAML")
     c.add_argument("file", metavar="FILE")
-    c.add_argument("-o", "--output", metavar="OUT.json")
+    c.add_argument("-o", "--output", metavar="OUT", help="the file to write (default: standard output)")
+    c.add_argument("--format", choices=["json", "yaml"],
+                   help="json or yaml (default: from OUT's extension, else json)")
     c.set_defaults(func=cmd_compile)
+    c = sub.add_parser("validate", help="validate rulesets (.rules, .json, .yaml) against the schema and the checker")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    c.set_defaults(func=cmd_validate)
     c = sub.add_parser("play", help="play in the terminal")
     c.add_argument("file", metavar="FILE")
     c.add_argument("--players", type=int)

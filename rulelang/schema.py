@@ -108,6 +108,9 @@ def build_schema() -> Dict[str, Any]:
         defs[name] = _node_schema(cls)
     root = _node_schema(ir.Ruleset)
     root["properties"] = {"format": {"const": FORMAT, "description": "the version of this format"},
+                          "origin": {"type": "string",
+                                     "description": "the rule file this was compiled from (the "
+                                                    "file that the positions refer to)"},
                           **root["properties"]}
     root["required"] = ["format"] + root["required"]
     return {

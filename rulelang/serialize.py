@@ -99,8 +99,11 @@ def to_data(rs: ir.Ruleset) -> Dict[str, Any]:
     """A ruleset as plain data (JSON/YAML-able), with the format version."""
     d = CONVERTER.unstructure(rs)
     d.pop("source", None)
-    d.pop("filename", None)
-    return {"format": FORMAT, **d}
+    origin = d.pop("filename", None)
+    out = {"format": FORMAT, **d}
+    if origin and origin != "<string>":
+        out["origin"] = origin   # the rule file that the positions refer to
+    return out
 
 
 def from_data(data: Dict[str, Any], filename: str = "<data>") -> ir.Ruleset:
@@ -113,12 +116,26 @@ def from_data(data: Dict[str, Any], filename: str = "<data>") -> ir.Ruleset:
         raise RulesetSyntaxError.at(
             filename, 1, 1,
             f"unknown ruleset format {version!r}; this rulelang reads {FORMAT!r}")
-    body = {k: v for k, v in data.items() if k != "format"}
-    body["filename"] = filename
+    body = {k: v for k, v in data.items() if k not in ("format", "origin")}
+    origin = data.get("origin")
+    body["filename"] = origin if isinstance(origin, str) and origin else filename
     try:
         return CONVERTER.structure(body, ir.Ruleset)
     except Exception as e:  # cattrs raises exception groups with details
         raise RulesetSyntaxError.at(filename, 1, 1, f"not a valid ruleset: {_explain(e)}") from None
+
+
+def dumps(rs: ir.Ruleset, fmt: str = "json") -> str:
+    """A ruleset as JSON or YAML text."""
+    data = to_data(rs)
+    if fmt == "yaml":
+        import yaml
+        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100,
+                              default_flow_style=None)
+    if fmt == "json":
+        import json
+        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    raise ValueError(f"format must be json or yaml, not {fmt!r}")
 
 
 def _explain(e: BaseException) -> str:
