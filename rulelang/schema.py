@@ -145,25 +145,37 @@ def json_path(parts) -> str:
     return out
 
 
+def _specific(e):
+    """The most specific reason for an error: for an optional value, why it
+    fails as a value; for a node that fits none of the node kinds, why it
+    fails as the kind it names (or "unknown node kind")."""
+    if not e.context or e.validator not in ("anyOf", "oneOf"):
+        return e
+    options = e.validator_value
+    branches = [b.get("$ref", "").rsplit("/", 1)[-1] if isinstance(b, dict) else "" for b in options]
+    kind = e.instance.get("kind") if isinstance(e.instance, dict) else None
+    if any(b in _NODE_CLASSES or b in ("Expr", "Stmt") for b in branches) and all(
+            b in _NODE_CLASSES for b in branches if b):
+        # A union of node kinds: judge the node as the kind it names.
+        if kind in branches:
+            keep = {branches.index(kind)}
+        else:
+            e.message = (f"unknown node kind {kind!r}" if kind is not None
+                         else "a node needs a 'kind' (the name of its node type)")
+            return e
+    else:
+        # Optional or a union: leave out the branches of another JSON type.
+        keep = {i for i, b in enumerate(options)
+                if not (isinstance(b, dict) and b.get("type") == "null" and e.instance is not None)}
+    mine = [c for c in e.context if c.relative_schema_path and c.relative_schema_path[0] in keep]
+    if not mine:
+        return e
+    found = [_specific(c) for c in mine]
+    return max(found, key=lambda c: len(c.absolute_path))
+
+
 def _best_errors(errors):
-    """One error per place, the most specific one (not 'is not valid under
-    any of the given schemas' when a deeper reason is known)."""
-    import jsonschema
-    out = []
-    for e in errors:
-        best = jsonschema.exceptions.best_match([e]) if e.context else e
-        # For a oneOf over node kinds, pick the branch whose kind matches.
-        if e.context:
-            kind = e.instance.get("kind") if isinstance(e.instance, dict) else None
-            matching = [c for c in e.context if kind is not None and
-                        c.schema.get("properties", {}).get("kind", {}).get("const") == kind]
-            if matching:
-                best = matching[0]
-            elif kind is not None:
-                best = e
-                best.message = f"unknown node kind {kind!r}"
-        out.append(best)
-    return out
+    return [_specific(e) for e in errors]
 
 
 def validate_data(data, locate=None) -> List[Tuple[str, Optional[int], Optional[int], str]]:
