@@ -8,62 +8,83 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Union
+from typing import Optional, Union
 
 from . import ir, serialize
 from .check import check
 from .engine import Game, compile_ruleset
 from .errors import RulesetCheckError, RulesetSyntaxError
+from .limits import DEFAULT, Limits
 from .syntax import parse
 
 
-def parse_and_check(text: str, filename: str = "<string>") -> ir.Ruleset:
+def parse_and_check(text: str, filename: str = "<string>",
+                    limits: Optional[Limits] = None) -> ir.Ruleset:
     """Parse and check rule file text; raise ``RulesetError`` on any problem."""
-    rs = parse(text, filename)
-    return checked(rs)
+    rs = parse(text, filename, limits)
+    return checked(rs, limits)
 
 
-def checked(rs: ir.Ruleset) -> ir.Ruleset:
-    errors = check(rs)
+def checked(rs: ir.Ruleset, limits: Optional[Limits] = None) -> ir.Ruleset:
+    errors = check(rs, limits)
     if errors:
         raise RulesetCheckError(errors)
     return rs
 
 
-def loads(text: str, filename: str = "<string>") -> Game:
-    """A ``Game`` from rule file text."""
-    return Game(compile_ruleset(parse_and_check(text, filename)))
+def game_of(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Game:
+    """A ``Game`` from a checked ruleset."""
+    try:
+        return Game(compile_ruleset(rs, limits), limits)
+    except RecursionError:
+        raise RulesetCheckError.at(rs.filename, 1, 1, "the ruleset is nested too deeply to "
+                                   "compile (lower Limits.max_nesting)") from None
 
 
-def read(path: Union[str, os.PathLike]) -> ir.Ruleset:
+def loads(text: str, filename: str = "<string>", limits: Optional[Limits] = None) -> Game:
+    """A ``Game`` from rule file text.  ``limits`` (a ``rulelang.Limits``)
+    bounds parsing, checking and, as the game's default, playing."""
+    return game_of(parse_and_check(text, filename, limits), limits)
+
+
+def read(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> ir.Ruleset:
     """The IR of a ruleset file (``.rules``, ``.json``, ``.yaml``/``.yml``),
     not yet checked; raises ``RulesetError`` when it cannot be read as one."""
     path = os.fspath(path)
+    most = (limits or DEFAULT).max_source_bytes
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read()
+            text = f.read(most + 1)
     except UnicodeDecodeError as e:
         raise RulesetSyntaxError.at(path, 1, 1, f"the file is not UTF-8 text ({e.reason})") from None
-    if path.endswith(".json"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RulesetSyntaxError.at(path, e.lineno, e.colno, f"not valid JSON: {e.msg}",
-                                        text) from None
-        return serialize.from_data(data, path)
-    if path.endswith((".yaml", ".yml")):
-        import yaml
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-            raise RulesetSyntaxError.at(path, line, col, f"not valid YAML: {getattr(e, 'problem', e)}",
-                                        text) from None
-        return serialize.from_data(data, path)
-    return parse(text, path)
+    if len(text) > most:
+        raise RulesetSyntaxError.at(path, 1, 1, f"the file is larger than the limit of {most} bytes")
+    try:
+        if path.endswith(".json"):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise RulesetSyntaxError.at(path, e.lineno, e.colno, f"not valid JSON: {e.msg}",
+                                            text) from None
+            return serialize.from_data(data, path)
+        if path.endswith((".yaml", ".yml")):
+            import yaml
+            try:
+                data = yaml.safe_load(text)
+            except yaml.YAMLError as e:
+                mark = getattr(e, "problem_mark", None)
+                line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+                raise RulesetSyntaxError.at(path, line, col,
+                                            f"not valid YAML: {getattr(e, 'problem', e)}",
+                                            text) from None
+            return serialize.from_data(data, path)
+    except RecursionError:
+        raise RulesetSyntaxError.at(path, 1, 1, "the document is nested too deeply") from None
+    return parse(text, path, limits)
 
 
-def load(path: Union[str, os.PathLike]) -> Game:
-    """A ``Game`` from a ``.rules`` file or a compiled ``.json``/``.yaml`` file."""
-    return Game(compile_ruleset(checked(read(path))))
+def load(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> Game:
+    """A ``Game`` from a ``.rules`` file or a compiled ``.json``/``.yaml`` file.
+    ``limits`` (a ``rulelang.Limits``) bounds loading and, as the game's
+    default, playing."""
+    return game_of(checked(read(path, limits), limits), limits)

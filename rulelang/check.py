@@ -11,13 +11,15 @@ from typing import Dict, List, Optional
 
 from . import ir
 from .errors import Diagnostic, source_line
+from .limits import DEFAULT, Limits
 
-#: Limits on what a ruleset may declare (hostile or mistaken input).
-MAX_PLAYERS = 64
-MAX_DIE_SIDES = 10_000
-MAX_DICE = 100
-MAX_POOL_OUTCOMES = 10_000   # dice x sides: the outcomes listed at a chance node
-MAX_CARDS = 100_000
+#: The default limits on what a ruleset may declare (hostile or mistaken
+#: input); ``check(rs, limits)`` takes others (see ``rulelang.limits``).
+MAX_PLAYERS = DEFAULT.max_players
+MAX_DIE_SIDES = DEFAULT.max_die_sides
+MAX_DICE = DEFAULT.max_dice
+MAX_POOL_OUTCOMES = DEFAULT.max_pool_outcomes   # dice x sides: the outcomes listed at a chance node
+MAX_CARDS = DEFAULT.max_cards
 
 NUM, BOOL, PLAYER, TEXT, CARDS, ANY = "number", "yes/no value", "player", "word", "cards", "any"
 
@@ -25,8 +27,9 @@ _FUNCS = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
 
 
 class Checker:
-    def __init__(self, rs: ir.Ruleset):
+    def __init__(self, rs: ir.Ruleset, limits: Limits = DEFAULT):
         self.rs = rs
+        self.limits = limits
         self.diags: List[Diagnostic] = []
         self.warnings: List[Diagnostic] = []
         self.stat_types: Dict[str, str] = {}
@@ -83,10 +86,21 @@ class Checker:
         if rs.max_players < rs.min_players:
             self.error(where, f"players {rs.min_players}..{rs.max_players}: the most players is "
                            f"fewer than the fewest")
-        if rs.max_players > MAX_PLAYERS:
-            self.error(where, f"players ..{rs.max_players}: at most {MAX_PLAYERS} players are supported")
-        self.declarations()
-        self.bodies()
+        if rs.max_players > self.limits.max_players:
+            self.error(where, f"players ..{rs.max_players}: at most {self.limits.max_players} "
+                              f"players are supported")
+        deep = deepest(rs, self.limits.max_nesting)
+        if deep is not None:
+            # Too deep to walk safely: say so and stop here.
+            self.error(deep, f"this is nested more than {self.limits.max_nesting} levels deep")
+            return self.diags
+        try:
+            self.declarations()
+            self.bodies()
+        except RecursionError:
+            self.diags.append(Diagnostic(rs.filename, 1, 1, "the ruleset is nested too deeply "
+                                         "to check (raise the recursion limit or lower "
+                                         "Limits.max_nesting)"))
         self.diags.sort(key=lambda d: (d.line, d.column))
         return self.diags
 
@@ -170,8 +184,9 @@ class Checker:
                         self.error(p, f"card '{card.name}' gives '{p.name}' twice")
                     props.add(p.name)
                     self.props.add(p.name)
-        if total_cards > MAX_CARDS:
-            self.error(rs.decks[0], f"the decks hold {total_cards} cards; the limit is {MAX_CARDS}")
+        if total_cards > self.limits.max_cards:
+            self.error(rs.decks[0], f"the decks hold {total_cards} cards; the limit is "
+                                    f"{self.limits.max_cards}")
         for p in rs.piles:
             self._declare(self.piles, "pile", p, p.name)
             self.name_ok(p, p.name, "a pile")
@@ -269,8 +284,8 @@ class Checker:
     def check_die(self, node, sides):
         if sides < 2:
             self.error(node, f"a die needs at least 2 sides, not d{sides}")
-        elif sides > MAX_DIE_SIDES:
-            self.error(node, f"d{sides} has more than {MAX_DIE_SIDES} sides")
+        elif sides > self.limits.max_die_sides:
+            self.error(node, f"d{sides} has more than {self.limits.max_die_sides} sides")
 
     def bodies(self):
         rs = self.rs
@@ -656,11 +671,12 @@ class Checker:
         if scope.no_rolls:
             self.error(e, scope.no_rolls)
         self.check_die(e, e.sides)
-        if e.count < 1 or e.count > MAX_DICE:
-            self.error(e, f"a roll uses 1 to {MAX_DICE} dice, not {e.count}")
-        elif e.count * e.sides > MAX_POOL_OUTCOMES and e.sides <= MAX_DIE_SIDES:
+        lim = self.limits
+        if e.count < 1 or e.count > lim.max_dice:
+            self.error(e, f"a roll uses 1 to {lim.max_dice} dice, not {e.count}")
+        elif e.count * e.sides > lim.max_pool_outcomes and e.sides <= lim.max_die_sides:
             self.error(e, f"roll {e.count}d{e.sides} has too many outcomes to list "
-                          f"(dice × sides is at most {MAX_POOL_OUTCOMES})")
+                          f"(dice × sides is at most {lim.max_pool_outcomes})")
         return NUM
 
     def e_RollOff(self, e, scope):
@@ -787,13 +803,45 @@ class Scope:
         return c
 
 
-def check(rs: ir.Ruleset) -> List[Diagnostic]:
+def check(rs: ir.Ruleset, limits: Optional[Limits] = None) -> List[Diagnostic]:
     """Every error in the ruleset (an empty list when it is sound)."""
-    return Checker(rs).run()
+    return Checker(rs, limits or DEFAULT).run()
 
 
-def check_all(rs: ir.Ruleset):
+def check_all(rs: ir.Ruleset, limits: Optional[Limits] = None):
     """(errors, warnings)."""
-    c = Checker(rs)
+    c = Checker(rs, limits or DEFAULT)
     errors = c.run()
     return errors, c.warnings
+
+
+def _node_children(node):
+    for f in getattr(type(node), "__attrs_attrs__", ()):
+        if f.name == "pos":
+            continue
+        v = getattr(node, f.name)
+        if isinstance(v, tuple):
+            for x in v:
+                if hasattr(type(x), "__attrs_attrs__"):
+                    yield x
+                elif isinstance(x, tuple):      # e.g. a pair inside a tuple
+                    yield from (y for y in x if hasattr(type(y), "__attrs_attrs__"))
+        elif hasattr(type(v), "__attrs_attrs__"):
+            yield v
+
+
+def deepest(node, limit: int):
+    """The first IR node nested more than ``limit`` levels below ``node``
+    (statements, expressions and declarations each count as a level), or
+    None.  Walks without recursion, so any depth is safe to measure; every
+    other pass over the IR (checker, compiler, repr) is recursive and relies
+    on this bound."""
+    stack = [(node, 0, None)]
+    while stack:
+        n, depth, where = stack.pop()
+        where = getattr(n, "pos", None) or where
+        if depth > limit:
+            return n if getattr(n, "pos", None) is not None else _At(where)
+        for child in _node_children(n):
+            stack.append((child, depth + 1, where))
+    return None

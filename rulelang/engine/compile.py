@@ -11,15 +11,18 @@ from __future__ import annotations
 import operator
 
 from .. import ir
+from ..errors import RulesetCheckError
+from ..limits import DEFAULT as DEFAULT_LIMITS
 from . import ops as O
-from .ops import LOCALS, PC, PLAYER
+from .ops import LOCALS, PC, PLAYER, RuleFault
 
 
 class Program:
     """Everything the machine needs, built from one ruleset."""
 
-    def __init__(self, rs: ir.Ruleset):
+    def __init__(self, rs: ir.Ruleset, limits=None):
         self.rs = rs
+        self.limits = limits or DEFAULT_LIMITS
         self.filename = rs.filename
         self.source = rs.source
         # Stats.
@@ -57,6 +60,22 @@ class Program:
         self.shared_hidden = [name in self.hidden_piles for name in self.shared_piles]
         self.player_hidden = [name in self.hidden_piles for name in self.player_piles]
         self.deck_names = {d.name for d in rs.decks}
+        # How a card is named in move labels: its name, unless that is
+        # ambiguous (the same name in two decks: "Joker (red)"; a name that
+        # could be read as a list or as no card: quoted).
+        decks_of = {}
+        for deck in rs.decks:
+            for card in deck.cards:
+                decks_of.setdefault(card.name, []).append(deck.name)
+        self.card_labels = []
+        for deck in rs.decks:
+            for card in deck.cards:
+                label = card.name
+                if "," in label or label in ("nothing", "") or label != label.strip():
+                    label = f'"{label}"'
+                if len(decks_of[card.name]) > 1:
+                    label = f"{label} ({deck.name})"
+                self.card_labels.append(label)
         self.refill = {d.name: d.refill_from for d in rs.decks}
         # Code.
         self.codes = []        # list of op lists
@@ -87,6 +106,12 @@ class Program:
         rs = self.rs
         for c in rs.consts:
             self.consts[c.name] = self.const_value(c.value)
+            big = self.limits.max_number
+            v = self.consts[c.name]
+            if not isinstance(v, bool) and isinstance(v, int) and not -big <= v <= big:
+                pos = c.pos or ir.Pos(1, 1)
+                raise RulesetCheckError.at(rs.filename, pos.line, pos.column,
+                                           f"constant '{c.name}' is larger than {big}", rs.source)
         self.bounds = {s.name: (None if s.min is None else self.const_value(s.min),
                                 None if s.max is None else self.const_value(s.max))
                        for s in rs.stats}
@@ -257,6 +282,11 @@ def _stat_names(e):
     return out
 
 
+def _too_big(big):
+    return RuleFault(f"a number went past {big}, the largest a rule may work out "
+                     f"(Limits.max_number)")
+
+
 def _floordiv(a, b):
     if b == 0:
         return 0
@@ -377,6 +407,7 @@ class Ctx:
         value = self.expr(s.value)
         op = s.op
         t = s.target
+        big = self.prog.limits.max_number
         if isinstance(t, ir.Name) and t.name in self.locals:
             slot = self.locals[t.name]
             if op == "=":
@@ -384,10 +415,16 @@ class Ctx:
                     fr[slot] = value(st, fr)
             elif op == "+=":
                 def f(st, fr):
-                    fr[slot] += value(st, fr)
+                    r = fr[slot] + value(st, fr)
+                    if not -big <= r <= big:
+                        raise _too_big(big)
+                    fr[slot] = r
             else:
                 def f(st, fr):
-                    fr[slot] -= value(st, fr)
+                    r = fr[slot] - value(st, fr)
+                    if not -big <= r <= big:
+                        raise _too_big(big)
+                    fr[slot] = r
             return f
         decl = self.prog.stat_decl[t.name]
         lo, hi = self.prog.bounds[t.name]
@@ -402,6 +439,27 @@ class Ctx:
         if lo is None and hi is None:
             def clamp(x):  # noqa: F811
                 return x
+        if op != "=":
+            # += and -= on a stat open on a side: keep it within max_number.
+            if lo is None and hi is None:
+                def clamp(x):  # noqa: F811
+                    if -big <= x <= big:
+                        return x
+                    raise _too_big(big)
+            elif hi is None:
+                def clamp(x):  # noqa: F811
+                    if x < lo:
+                        return lo
+                    if x > big:
+                        raise _too_big(big)
+                    return x
+            elif lo is None:
+                def clamp(x):  # noqa: F811
+                    if x > hi:
+                        return hi
+                    if x < -big:
+                        raise _too_big(big)
+                    return x
         if decl.scope == "global":
             k = self.prog.gslot[t.name]
             if op == "=":
@@ -689,10 +747,28 @@ class Ctx:
             return lambda st, fr: bool(a(st, fr)) and bool(b(st, fr))
         if e.op == "or":
             return lambda st, fr: bool(a(st, fr)) or bool(b(st, fr))
+        big = self.prog.limits.max_number
         if e.op == "+":
-            return lambda st, fr: a(st, fr) + b(st, fr)
+            def add(st, fr):
+                r = a(st, fr) + b(st, fr)
+                if -big <= r <= big:
+                    return r
+                raise _too_big(big)
+            return add
         if e.op == "-":
-            return lambda st, fr: a(st, fr) - b(st, fr)
+            def sub(st, fr):
+                r = a(st, fr) - b(st, fr)
+                if -big <= r <= big:
+                    return r
+                raise _too_big(big)
+            return sub
+        if e.op == "*":
+            def mul(st, fr):
+                r = a(st, fr) * b(st, fr)
+                if -big <= r <= big:
+                    return r
+                raise _too_big(big)
+            return mul
         f = _ARITH[e.op]
         return lambda st, fr: f(a(st, fr), b(st, fr))
 
@@ -840,8 +916,10 @@ def _rolls_in(e):
     return found
 
 
-def compile_ruleset(rs: ir.Ruleset) -> Program:
-    prog = Program(rs)
+def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
+    """The program of a checked ruleset.  ``limits.max_number`` bounds the
+    numbers its rules work out (fixed here, at load time)."""
+    prog = Program(rs, limits)
     for late in prog.__dict__.pop("_late", []):
         late()
     return prog

@@ -25,6 +25,21 @@ WAIT_NONE, WAIT_CHANCE, WAIT_DECISION = 0, 1, 2
 M64 = (1 << 64) - 1
 
 
+class RuleFault(Exception):
+    """Something a rule did at run time went past a limit or cannot be
+    done; the machine reports it as a ``RulesetRuntimeError`` at the op."""
+
+
+def roll_label(value):
+    """The label of the chance move for a die result (explicit mode)."""
+    return f"roll {value}"
+
+
+def draw_label(st, card):
+    """The label of the chance move for drawing ``card`` (explicit mode)."""
+    return f"draw {st.prog.card_labels[card]}"
+
+
 def rand_below(st, n):
     """A uniform integer in [0, n) from the state's counter-based generator
     (splitmix64), so the generator's whole state is one integer."""
@@ -163,6 +178,8 @@ class RollOp(Op):
         total = 0
         for _ in range(self.count):
             total += rand_below(st, sides) + 1
+        if st.chance_record is not None:
+            st.chance_record.append(roll_label(total))
         return self.got(st, fr, total)
 
     def got(self, st, fr, value):
@@ -180,7 +197,7 @@ class RollOp(Op):
         if st.rerolling:
             v = fr[self.slot]
             return [(f"keep {v}", None, "keep"), (f"reroll {v}", None, "reroll")]
-        return [(f"roll {v}", p, v) for v, p in self.dist]
+        return [(roll_label(v), p, v) for v, p in self.dist]
 
     def resume(self, st, fr, data):
         if st.rerolling:
@@ -251,7 +268,10 @@ class RollOffOp(Op):
             if st.explicit:
                 st.wait(WAIT_CHANCE, None)
                 return False
-            self._add(st, fr, rand_below(st, self.sides) + 1)
+            value = rand_below(st, self.sides) + 1
+            if st.chance_record is not None:
+                st.chance_record.append(roll_label(value))
+            self._add(st, fr, value)
             work = fr[self.work]
 
     def _add(self, st, fr, value):
@@ -261,7 +281,7 @@ class RollOffOp(Op):
 
     def moves(self, st, fr):
         p = Fraction(1, self.sides)
-        return [(f"roll {v}", p, v) for v in range(1, self.sides + 1)]
+        return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
 
     def resume(self, st, fr, data):
         st.clear_wait()
@@ -303,7 +323,11 @@ class DrawOp(Op):
                 st.wait(WAIT_CHANCE, None)
                 return False
             i = rand_below(st, len(src)) if len(src) > 1 else 0
-            self._take(st, fr, src, i)
+            if st.chance_record is not None:
+                st.chance_record.append(draw_label(st, src[i]))
+            # Take the card's first copy, as explicit mode does, so that both
+            # modes leave the pile in the same order after the same draws.
+            self._take(st, fr, src, src.index(src[i]))
 
     def _take(self, st, fr, src, i):
         card = src[i]
@@ -321,8 +345,7 @@ class DrawOp(Op):
         for c in src:
             counts[c] = counts.get(c, 0) + 1
         n = len(src)
-        names = st.prog.card_names
-        return [(f"draw {names[c]}", Fraction(k, n), c) for c, k in sorted(counts.items())]
+        return [(draw_label(st, c), Fraction(k, n), c) for c, k in sorted(counts.items())]
 
     def resume(self, st, fr, data):
         st.clear_wait()
@@ -359,22 +382,13 @@ class ChooseCardsOp(Op):
         # Asked for more cards than the pile holds: take them all.
         high = max(0, min(len(cards), self.high(st, fr)))
         low = min(max(0, self.low(st, fr)), high)
-        names = st.prog.card_names
+        names = st.prog.card_labels
         prompt = self.prompt
-        combos = []
-
-        def extend(start, combo, size):
-            # Multisets of ``size`` cards from kinds[start:], within the counts held.
-            if size == 0:
-                combos.append(combo)
-                return
-            for i in range(start, len(kinds)):
-                k = kinds[i]
-                used = combo.count(k) if combo and combo[-1] == k else 0
-                if used < have[k]:
-                    extend(i, combo + (k,), size - 1)
-        for size in range(low, high + 1):
-            extend(0, (), size)
+        most = st.limits.max_choices
+        combos = _multisets(kinds, have, low, high, most)
+        if combos is None:
+            raise RuleFault(f"'{prompt}' offers more than {most} different choices of cards "
+                            f"(the limit is Limits.max_choices)")
         return [(f"{prompt} {', '.join([names[c] for c in combo]) if combo else 'nothing'}", None, combo)
                 for combo in combos]
 
@@ -383,9 +397,67 @@ class ChooseCardsOp(Op):
         fr[self.slot] = tuple(data)
         names = st.prog.card_names
         text = ", ".join(names[c] for c in data) if data else "nothing"
-        st.note(fr[PLAYER], "choose", f"{self.prompt}: {text}", list(data))
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {text}", tuple(data))
         fr[PC] += 1
         return True
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _multisets(kinds, have, low, high, most):
+    """The multisets of ``low`` to ``high`` cards (sorted tuples of card ids,
+    at most ``have[k]`` of kind ``k``), smallest first and in lexicographic
+    order within a size; None when there are more than ``most``.  Without
+    dead ends: a partial choice is only extended when enough cards are left
+    to complete it.  Recursive only for small choices (the usual case, and
+    faster); iterative beyond, so any size is safe."""
+    n = len(kinds)
+    left_from = [0] * (n + 1)     # cards held of kinds[i:]
+    for i in range(n - 1, -1, -1):
+        left_from[i] = left_from[i + 1] + have[kinds[i]]
+    out = []
+    if high <= 32:
+        def extend(start, combo, need, run):
+            if need == 0:
+                out.append(combo)
+                if len(out) > most:
+                    raise _TooMany
+                return
+            for i in range(start, n):
+                used = run if i == start else 0
+                if left_from[i] - used < need:
+                    return
+                k = kinds[i]
+                if used < have[k]:
+                    extend(i, combo + (k,), need - 1, used + 1)
+        try:
+            for size in range(low, min(high, left_from[0]) + 1):
+                extend(0, (), size, 0)
+        except _TooMany:
+            return None
+        return out
+    for size in range(low, min(high, left_from[0]) + 1):
+        stack = [(0, (), size, 0)]     # (first kind allowed, combo, cards still to pick, copies of combo[-1])
+        while stack:
+            start, combo, need, run = stack.pop()
+            if need == 0:
+                out.append(combo)
+                if len(out) > most:
+                    return None
+                continue
+            children = []
+            for i in range(start, n):
+                used = run if i == start else 0
+                if left_from[i] - used < need:
+                    break
+                k = kinds[i]
+                if used < have[k]:
+                    children.append((i, combo + (k,), need - 1, used + 1))
+            children.reverse()
+            stack.extend(children)
+    return out
 
 
 class ChooseOneOp(Op):
@@ -437,6 +509,8 @@ class ChooseRowOp(Op):
         self.prompt = prompt
 
     def run(self, st, fr):
+        if not self.rows:
+            raise RuleFault(f"{self.prompt}: no row of the table covers the rolls asked for")
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
@@ -622,8 +696,6 @@ class NextTurnOp(Op):
     """The turn loop: check the endings, find the next player to take a
     turn, reset their per-turn values, and run the turn."""
 
-    MAX_IDLE = 10_000
-
     def run(self, st, fr):
         game = st.prog
         if st.check_endings():
@@ -645,7 +717,7 @@ class NextTurnOp(Op):
             if when is None or when(st, [None, 0, seat]):
                 break
             idle += 1
-            if idle > self.MAX_IDLE:
+            if idle > st.limits.max_idle_seats:
                 raise self.error(st, "no player can take a turn (the turn's 'when' "
                                  "condition is false for everyone)")
         st.start_turn(seat)

@@ -16,22 +16,14 @@ from typing import Any, Dict, List, Optional, Sequence
 import attrs
 
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
+from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .compile import Program
-from .ops import CODE, LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE
+from .ops import CODE, LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, RuleFault
 
 #: ``State.current_player`` at a chance node.
 CHANCE = -1
 
 FORMAT = "rulelang-state/1"
-
-
-@attrs.frozen
-class Limits:
-    """Bounds that stop a runaway ruleset with a clear error.  An embedding
-    program may pass its own to ``Game.new_game``."""
-
-    max_steps: int = 200_000      # rule steps between two moves
-    max_depth: int = 200          # rules calling rules (or triggers) nested
 
 
 @attrs.frozen
@@ -95,12 +87,18 @@ class LogEntry:
 
 
 class State:
-    """One game in progress."""
+    """One game in progress.
+
+    ``chance_record`` is None, or a list to which every chance outcome
+    settled in sample mode is appended as the label explicit mode offers
+    for it ("roll 4", "draw Trek"), so that a sampled game can be replayed
+    move for move in explicit mode (``rulelang.testing`` does).  It is not
+    part of the game: not compared, cloned or saved."""
 
     __slots__ = ("game", "prog", "n", "explicit", "seed", "rng", "v", "g", "piles",
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
-                 "limits", "logging", "_moves")
+                 "limits", "logging", "_moves", "chance_record")
 
     # ------------------------------------------------------------ public API
 
@@ -136,7 +134,17 @@ class State:
             fr = self.stack[-1]
             op = self.prog.codes[fr[CODE]][fr[PC]]
             player = None if self.waiting == WAIT_CHANCE else self.actor
-            moves = [Move(label, player, prob, value) for label, prob, value in op.moves(self, fr)]
+            try:
+                found = op.moves(self, fr)
+            except RulesetError:
+                raise
+            except RuleFault as e:
+                raise op.error(self, str(e)) from None
+            except RecursionError:
+                raise op.error(self, "the rules nest too deeply") from None
+            except Exception as e:  # a fault inside a rule, reported with its place
+                raise op.error(self, f"{type(e).__name__}: {e}") from e
+            moves = [Move(label, player, prob, value) for label, prob, value in found]
             cached = self._moves = (moves, {m.label: m for m in moves})
         return cached
 
@@ -160,6 +168,10 @@ class State:
             go = op.resume(self, fr, found.value)
         except RulesetError:
             raise
+        except RuleFault as e:
+            raise op.error(self, str(e)) from None
+        except RecursionError:
+            raise op.error(self, "the rules nest too deeply") from None
         except Exception as e:  # a fault inside a rule, reported with its place
             raise op.error(self, f"{type(e).__name__}: {e}") from e
         if go:
@@ -208,7 +220,8 @@ class State:
         c.log_tail = self.log_tail
         c.limits = self.limits
         c.logging = self.logging
-        c._moves = None
+        c._moves = self._moves      # immutable once made: a clone shares it
+        c.chance_record = None
         return c
 
     __copy__ = clone
@@ -437,7 +450,13 @@ class State:
         except RulesetError:
             raise
         except RecursionError:
+            if op is None:
+                raise
             raise op.error(self, "the rules nest too deeply") from None
+        except RuleFault as e:
+            if op is None:
+                raise
+            raise op.error(self, str(e)) from None
         except Exception as e:
             if op is None:
                 raise
@@ -455,9 +474,12 @@ def _tuplify(x):
 class Game:
     """A loaded, checked and compiled ruleset: makes and restores states."""
 
-    def __init__(self, prog: Program):
+    def __init__(self, prog: Program, limits: Optional[Limits] = None):
         self.prog = prog
         self.ruleset = prog.rs
+        #: The limits new and restored games get unless ``new_game`` is
+        #: given others (``rulelang.load(..., limits=...)`` sets them).
+        self.limits = limits or DEFAULT_LIMITS
         self.fingerprint = hashlib.sha256(repr(prog.rs).encode()).hexdigest()[:16]
 
     @property
@@ -485,7 +507,14 @@ class Game:
                  limits: Optional[Limits] = None, log: bool = True) -> State:
         """A new game.  ``chance`` is "sample" (dice and draws resolved from
         the seeded generator held in the state) or "explicit" (every die and
-        draw is a chance node whose moves carry exact probabilities)."""
+        draw is a chance node whose moves carry exact probabilities).
+        ``limits`` default to the game's (``Game.limits``)."""
+        st = self._new_state(players, seed, chance, options, limits, log)
+        st._run()
+        return st
+
+    def _new_state(self, players, seed, chance, options, limits, log) -> State:
+        """The state before setup has run (``new_game`` runs it)."""
         prog = self.prog
         n = self.min_players if players is None else players
         if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
@@ -513,8 +542,9 @@ class Game:
         st.explicit = chance == "explicit"
         st.seed = int(seed) & ((1 << 64) - 1)
         st.rng = 0
-        st.limits = limits or Limits()
+        st.limits = limits or self.limits
         st.logging = log
+        st.chance_record = None
         st.log_tail = None
         K = prog.K
         st.v = [0] * (n * K)
@@ -542,7 +572,6 @@ class Game:
         st.options = dict(options) if options else None
         st.round = 0
         st._moves = None
-        st._run()
         return st
 
     def restore(self, text: str) -> State:
@@ -574,10 +603,11 @@ class Game:
         st.test = tuple(d["test"]) if d["test"] is not None else None
         st.over = d["over"]
         st.options = d["options"]
-        st.limits = Limits()
+        st.limits = self.limits
         st.logging = d.get("logging", True)
         st.log_tail = None
         st._moves = None
+        st.chance_record = None
         for e in d.get("log", ()):
             v = e.get("value")
             st.log_tail = (LogEntry(e["round"], e["player"], e["kind"], e["text"],

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import functools
 import pathlib
+import re
 
 import lark
-from lark import Token, Transformer, v_args
+from lark import Discard, Token, Transformer, Tree, v_args
 
 from .. import ir
+from ..check import deepest
 from ..errors import RulesetSyntaxError
+from ..limits import DEFAULT, Limits
 
 GRAMMAR_PATH = pathlib.Path(__file__).with_name("rulelang.lark")
 
-#: Limits that keep hostile input from exhausting memory or the stack.
-MAX_SOURCE_BYTES = 2_000_000
-MAX_NESTING = 200
+#: The default limits (see ``rulelang.limits``); kept as names for callers
+#: that read them.
+MAX_SOURCE_BYTES = DEFAULT.max_source_bytes
+MAX_NESTING = DEFAULT.max_nesting
 
 
 @functools.lru_cache(maxsize=None)
@@ -78,30 +82,66 @@ def _expected(names) -> str:
     return ", ".join(words)
 
 
-def _nesting_depth(text: str) -> int:
-    depth = best = 0
-    for ch in text:
+_BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[({]|[)}]')
+
+
+def _bracket_too_deep(text: str, limit: int):
+    """(line, column) of the first bracket nested deeper than ``limit``
+    (brackets inside quoted text and comments do not count), or None."""
+    if text.count("(") + text.count("{") <= limit:
+        return None
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        ch = m.group()
         if ch in "({":
             depth += 1
-            if depth > best:
-                best = depth
+            if depth > limit:
+                start = m.start()
+                line = text.count("\n", 0, start) + 1
+                return line, start - (text.rfind("\n", 0, start) + 1) + 1
         elif ch in ")}":
             depth -= 1
-    return best
+    return None
 
 
-def parse(text: str, filename: str = "<string>") -> ir.Ruleset:
-    """Parse rule file text into an ``ir.Ruleset`` (not yet checked)."""
-    if len(text.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
+def _nesting_message(limit: int) -> str:
+    return (f"this is nested more than {limit} levels deep (brackets, blocks, "
+            f"'if … else if', and each operator of a chain like a + b + c count "
+            f"as a level); split it up, e.g. with 'let' or a rule")
+
+
+def parse(text: str, filename: str = "<string>", limits: Limits | None = None) -> ir.Ruleset:
+    """Parse rule file text into an ``ir.Ruleset`` (not yet checked).
+    ``limits`` bounds the file size, nesting and numbers (default:
+    ``rulelang.Limits()``)."""
+    limits = limits or DEFAULT
+    if not isinstance(text, str):
+        raise TypeError(f"parse() takes the rule file text as a str, not {type(text).__name__}")
+    if len(text) > limits.max_source_bytes or \
+            len(text.encode("utf-8", "replace")) > limits.max_source_bytes:
         raise RulesetSyntaxError.at(
             filename, 1, 1,
-            f"the file is larger than the limit of {MAX_SOURCE_BYTES} bytes")
-    if _nesting_depth(text) > MAX_NESTING:
-        raise RulesetSyntaxError.at(
-            filename, 1, 1,
-            f"brackets are nested more than {MAX_NESTING} levels deep")
+            f"the file is larger than the limit of {limits.max_source_bytes} bytes")
+    where = _bracket_too_deep(text, limits.max_nesting)
+    if where is not None:
+        raise RulesetSyntaxError.at(filename, where[0], where[1],
+                                    _nesting_message(limits.max_nesting), text)
     try:
-        tree = parser().parse(text)
+        # Parse token by token, watching the parser's stack: nesting that
+        # needs no brackets ('if a: if b: …', 'not not …') is stopped
+        # while it is read, not after a long parse.
+        run = parser().parse_interactive(text)
+        deepest_stack = 4 * limits.max_nesting + 100
+        try:
+            for tok in run.iter_parse():
+                if len(run.parser_state.state_stack) > deepest_stack:
+                    raise RulesetSyntaxError.at(filename, tok.line, tok.column,
+                                                _nesting_message(limits.max_nesting), text)
+            tree = run.resume_parse()
+        except lark.UnexpectedToken as e:
+            if e.interactive_parser is None:   # as a plain parse() would give it
+                e.interactive_parser = run
+            raise
     except lark.UnexpectedCharacters as e:
         raise RulesetSyntaxError.at(
             filename, e.line, e.column,
@@ -117,20 +157,50 @@ def parse(text: str, filename: str = "<string>") -> ir.Ruleset:
                 f"the file ends too early (an unclosed '{{'?); expected {expected}", text) from None
         raise RulesetSyntaxError.at(
             filename, tok.line, tok.column,
-            f"unexpected {str(tok)!r}; expected {expected}", text) from None
+            f"unexpected {_shorten(str(tok))!r}; expected {expected}", text) from None
     except lark.UnexpectedEOF as e:
         lines = text.splitlines() or [""]
         raise RulesetSyntaxError.at(
             filename, len(lines), len(lines[-1]) + 1,
             f"the file ends too early; expected {_expected(e.expected)}", text) from None
     try:
-        return _ToIR(filename, text).transform(tree)
+        rs = _transform(_ToIR(filename, text, limits), tree)
     except lark.exceptions.VisitError as e:
         if isinstance(e.orig_exc, RulesetSyntaxError):
             raise e.orig_exc from None
         raise
-    except RecursionError:
-        raise RulesetSyntaxError.at(filename, 1, 1, "the rule file is nested too deeply") from None
+    deep = deepest(rs, limits.max_nesting)
+    if deep is not None:
+        pos = getattr(deep, "pos", None) or ir.Pos(1, 1)
+        raise RulesetSyntaxError.at(filename, pos.line, pos.column,
+                                    _nesting_message(limits.max_nesting), text)
+    return rs
+
+
+def _shorten(s: str, most: int = 40) -> str:
+    return s if len(s) <= most else s[:most] + "…"
+
+
+def _transform(transformer: Transformer, tree: Tree):
+    """``transformer.transform(tree)`` without recursion: the parse tree of
+    hostile input may be far deeper than Python's stack."""
+    stack = [(tree, iter(tree.children), [])]
+    while True:
+        node, children, done = stack[-1]
+        for child in children:
+            if isinstance(child, Tree):
+                stack.append((child, iter(child.children), []))
+                break
+            res = transformer._call_userfunc_token(child) if isinstance(child, Token) else child
+            if res is not Discard:
+                done.append(res)
+        else:
+            stack.pop()
+            res = transformer._call_userfunc(node, done)
+            if not stack:
+                return res
+            if res is not Discard:
+                stack[-1][2].append(res)
 
 
 def _pos(meta) -> ir.Pos | None:
@@ -156,10 +226,22 @@ def _stmts(items) -> tuple:
 class _ToIR(Transformer):
     """Parse tree → IR.  One method per grammar rule or alias."""
 
-    def __init__(self, filename: str, source: str):
+    def __init__(self, filename: str, source: str, limits: Limits = DEFAULT):
         super().__init__()
         self.filename = filename
         self.source = source
+        self.max_number = limits.max_number
+
+    def _num(self, tok, skip=0):
+        """The whole number in token ``tok`` (after ``skip`` letters, as in
+        d6 or x10), refused when it is larger than the limit."""
+        digits = str(tok)[skip:].lstrip("+-")
+        biggest = self.max_number
+        if len(digits) > len(str(biggest)) or int(digits) > biggest:
+            shown = digits if len(digits) <= 20 else f"{digits[:12]}… ({len(digits)} digits)"
+            self._error(tok, f"the number {shown} is too large: numbers go up to {biggest}")
+        value = int(str(tok)[skip:])
+        return value
 
     def _error(self, meta_or_tok, message):
         line = getattr(meta_or_tok, "line", 1)
@@ -207,7 +289,7 @@ class _ToIR(Transformer):
         return ("game", _unquote(c[0]), meta)
 
     def players_decl(self, meta, c):
-        return ("players", (int(c[0]), int(c[1])), meta)
+        return ("players", (self._num(c[0]), self._num(c[1])), meta)
 
     # ---------------------------------------------------------------- stats
 
@@ -250,7 +332,7 @@ class _ToIR(Transformer):
         return ("max", c[0])
 
     def signed(self, meta, c):
-        return ir.Num(int(c[0]), _tok_pos(c[0]))
+        return ir.Num(self._num(c[0]), _tok_pos(c[0]))
 
     def const_decl(self, meta, c):
         return ("consts", ir.Const(str(c[0]), c[2], _pos(meta)), meta)
@@ -277,7 +359,7 @@ class _ToIR(Transformer):
         props = []
         for item in rest:
             if isinstance(item, Token) and item.type == "COUNT":
-                count = int(str(item)[1:])
+                count = self._num(item, 1)
             else:
                 props.append(item)
         return ir.Card(label, count, tuple(props), _pos(meta))
@@ -312,14 +394,14 @@ class _ToIR(Transformer):
 
     def table_decl(self, meta, c):
         name, die, rows = c[0], c[1], c[2:]
-        return ("tables", ir.Table(str(name), int(str(die)[1:]), tuple(rows), _pos(meta)), meta)
+        return ("tables", ir.Table(str(name), self._num(die, 1), tuple(rows), _pos(meta)), meta)
 
     def table_row(self, meta, c):
-        low = int(c[0])
+        low = self._num(c[0])
         rest = list(c[1:])
         high = low
         if rest and isinstance(rest[0], Token) and rest[0].type == "INT":
-            high = int(rest.pop(0))
+            high = self._num(rest.pop(0))
         label = None
         if rest and isinstance(rest[0], str) and not isinstance(rest[0], Token):
             label = rest.pop(0)
@@ -330,7 +412,7 @@ class _ToIR(Transformer):
         if str(target) != str(param):
             self._error(target, f"a test compares the roll with its parameter "
                                 f"'{param}', not '{target}'")
-        return ("test", ir.TestDef(str(param), int(str(die)[1:]), str(op), _pos(meta)), meta)
+        return ("test", ir.TestDef(str(param), self._num(die, 1), str(op), _pos(meta)), meta)
 
     # ---------------------------------------------------------------- rules
 
@@ -438,7 +520,7 @@ class _ToIR(Transformer):
         return ir.ChooseOption(str(c[0]), _pos(meta))
 
     def choose_row(self, meta, c):
-        return ir.ChooseRow(str(c[0]), int(c[1]), int(c[2]), _pos(meta))
+        return ir.ChooseRow(str(c[0]), self._num(c[1]), self._num(c[2]), _pos(meta))
 
     def skip(self, meta, c):
         return ir.Skip(str(c[0]), _pos(meta))
@@ -487,13 +569,14 @@ class _ToIR(Transformer):
 
     def if_stmt(self, meta, c):
         # cond body (cond body)* [body]
-        pairs = []
         items = list(c)
-        while len(items) >= 2:
-            pairs.append((items.pop(0), items.pop(0)))
-        orelse = items[0] if items else ()
+        last = len(items) - len(items) % 2
+        pairs = [(items[i], items[i + 1]) for i in range(0, last, 2)]
+        orelse = items[last] if last < len(items) else ()
         for cond, body in reversed(pairs):
-            orelse = (ir.If(cond, body, orelse, _pos(getattr(cond, "pos", None) and meta)),)
+            # An 'else if' is placed at its condition (the outer 'if' at
+            # the statement's start, below).
+            orelse = (ir.If(cond, body, orelse, getattr(cond, "pos", None) or _pos(meta)),)
         node = orelse[0]
         return attrs_evolve(node, pos=_pos(meta))
 
@@ -538,7 +621,7 @@ class _ToIR(Transformer):
         return ir.Neg(c[1], _pos(meta))
 
     def int(self, meta, c):
-        return ir.Num(int(c[0]), _pos(meta))
+        return ir.Num(self._num(c[0]), _pos(meta))
 
     def yes(self, meta, c):
         return ir.Bool(True, _pos(meta))
@@ -572,11 +655,11 @@ class _ToIR(Transformer):
     def roll(self, meta, c):
         count = 1
         if len(c) == 2:
-            count = int(c[0])
-        return ir.Roll(count, int(str(c[-1])[1:]), _pos(meta))
+            count = self._num(c[0])
+        return ir.Roll(count, self._num(c[-1], 1), _pos(meta))
 
     def roll_off(self, meta, c):
-        return ir.RollOff(int(str(c[0])[1:]), _pos(meta))
+        return ir.RollOff(self._num(c[0], 1), _pos(meta))
 
     def count_cards(self, meta, c):
         return ir.CountCards(_unquote(c[0]), c[1], _pos(meta))

@@ -1,0 +1,166 @@
+"""Engine bugs the conformance harness and the fuzzers found, each pinned
+by a test of its own."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulelang
+from rulelang import CHANCE, RulesetError
+from rulelang.engine import ops
+
+
+def game(body, players="1..2"):
+    return rulelang.loads(f'game "T"\nplayers {players}\n{body}', "t.rules")
+
+
+def labels(state):
+    return [m.label for m in state.legal_moves()]
+
+
+def test_same_card_name_in_two_decks_gives_distinct_labels():
+    """Two decks may both hold a 'Joker' (with different properties); the
+    moves that pick one or draw one used to share a label, so one of them
+    could not be played.  Such cards are now named with their deck."""
+    g = game('per player { p 0 }\ndeck red { Joker: power 2 }\ndeck blue { Joker: power -1 }\n'
+             'pile hand per player\n'
+             'turn { phase a { draw 1 from red to hand; draw 1 from blue to hand\n'
+             ' choose 1 cards from hand as k "keep"; p = sum of power in hand; end game "done" } }')
+    s = g.new_game(players=1, seed=1)
+    assert labels(s) == ["keep Joker (red)", "keep Joker (blue)"]
+    s.apply("keep Joker (blue)")
+    assert s.is_over
+    e = g.new_game(players=1, seed=1, chance="explicit")
+    assert labels(e) == ["draw Joker (red)"]
+
+
+@pytest.mark.parametrize("name, shown", [("nothing", '"nothing"'), ('"Two, Three"', '"Two, Three"')])
+def test_card_names_that_read_as_no_card_or_a_list_are_quoted(name, shown):
+    """A card called 'nothing' (or 'Two, Three') made 'keep nothing' (or
+    'keep Two, Three') mean two different moves."""
+    g = game(f'deck d {{ {name}  Two  Three }}\npile hand per player\n'
+             'turn { phase a { draw 3 from d to hand\n'
+             ' choose up to 2 cards from hand as k "keep"; end game "done" } }', players="1..1")
+    s = g.new_game(seed=2)
+    got = labels(s)
+    assert len(set(got)) == len(got)
+    assert "keep nothing" in got and f"keep {shown}" in got
+
+
+def test_restored_log_values_equal_the_originals():
+    """A card choice was logged with a list value, which came back from
+    to_json() as a tuple: the restored log differed from the original."""
+    g = game('deck d { A x3  B x3 }\npile hand per player\n'
+             'turn { phase a { draw 3 from d to hand\n'
+             ' choose up to 2 cards from hand as k "keep"; end game "done" } }', players="1..1")
+    s = g.new_game(seed=3)
+    s.apply(labels(s)[-1])
+    restored = g.restore(s.to_json())
+    assert [e.value for e in restored.log] == [e.value for e in s.log]
+    assert [e.to_dict() for e in restored.log] == [e.to_dict() for e in s.log]
+
+
+def test_sample_and_explicit_leave_piles_in_the_same_order():
+    """After the same draws, sample mode and explicit mode hold the deck
+    in the same order (both take the first copy of the card drawn), so a
+    sampled game replayed in explicit mode equals it, not only as a
+    multiset."""
+    g = rulelang.load("rulesets/northpole.rules")
+    s = g.new_game(players=2, seed=11, options={"expedition": "Roald Amundsen"})
+    record = []
+    s2 = g._new_state(2, 11, "sample", {"expedition": "Roald Amundsen"}, None, True)
+    s2.chance_record = record
+    s2._run()
+    assert s2 == s
+    e = g.new_game(players=2, seed=11, chance="explicit", options={"expedition": "Roald Amundsen"})
+    for label in record:
+        assert e.current_player == CHANCE
+        e.apply(label)
+    assert e.current_player == s.current_player
+    assert e.piles == s.piles and e.v == s.v and e.stack == s.stack
+
+
+def test_chance_record_lists_sampled_outcomes_as_explicit_labels():
+    g = game('per player { x 0 }\ndeck d { A  B x2 }\npile hand per player\n'
+             'setup { for each player { x = roll 2d6 } }\n'
+             'turn { phase a { draw 2 from d to hand; end game "done" } }', players="1..1")
+    st = g._new_state(1, 5, "sample", None, None, True)
+    st.chance_record = []
+    st._run()
+    kinds = [label.split()[0] for label in st.chance_record]
+    assert kinds == ["roll", "draw", "draw"]
+    assert st.clone().chance_record is None
+
+
+def test_a_clone_shares_the_legal_moves_but_not_their_invalidation():
+    """A clone reuses the legal moves already worked out; changing either
+    state afterwards recomputes its own."""
+    g = rulelang.load("rulesets/northpole.rules")
+    s = g.new_game(players=2, seed=4)
+    before = labels(s)
+    c = s.clone()
+    assert labels(c) == before
+    c.apply(before[0])
+    assert labels(s) == before
+    assert labels(c) != before or c.current_player != s.current_player
+
+
+def test_card_choices_match_the_plain_enumeration():
+    """The multisets offered by 'choose cards' (recursive for small
+    choices, iterative for large ones) are exactly all of them, in order."""
+    def brute(kinds, have, low, high):
+        out = []
+
+        def extend(start, combo, size):
+            if size == 0:
+                out.append(combo)
+                return
+            for i in range(start, len(kinds)):
+                k = kinds[i]
+                used = combo.count(k)
+                if used < have[k]:
+                    extend(i, combo + (k,), size - 1)
+        for size in range(low, high + 1):
+            extend(0, (), size)
+        return out
+    rng = random.Random(0)
+    for _ in range(300):
+        kinds = sorted(rng.sample(range(12), rng.randint(0, 6)))
+        have = {k: rng.randint(1, 3) for k in kinds}
+        total = sum(have.values())
+        high = rng.randint(0, total)
+        low = rng.randint(0, high)
+        assert ops._multisets(kinds, have, low, high, 10 ** 9) == brute(kinds, have, low, high)
+    # the iterative path (more than 32 cards)
+    kinds = [0, 1, 2]
+    have = {0: 20, 1: 20, 2: 1}
+    got = ops._multisets(kinds, have, 39, 41, 10 ** 9)
+    assert got == brute(kinds, have, 39, 41)
+    assert ops._multisets(list(range(30)), {k: 1 for k in range(30)}, 0, 30, 1000) is None
+    assert len(ops._multisets([7], {7: 5000}, 5000, 5000, 10)[0]) == 5000
+
+
+def test_a_choice_of_a_row_no_row_covers_is_an_error_not_a_stuck_game():
+    """A table too big to check for gaps (over 1000 sides) could leave
+    'choose a row' with nothing to offer: a game with no legal move that
+    is not over.  It is now a runtime error at the statement."""
+    g = game('per player { x 0 }\ntable t d2000 { 1 One: x += 1 }\n'
+             'turn { phase a {\n choose a row of t 5..6\n end game "done" } }', players="1..1")
+    with pytest.raises(RulesetError) as info:
+        g.new_game(seed=1)
+    assert info.value.line == 6 and "no row" in info.value.message
+
+
+def test_a_rule_fault_while_listing_moves_is_a_ruleset_error():
+    """legal_moves() turns a fault of the rules (here too many choices)
+    into a RulesetRuntimeError at the statement, like apply() does."""
+    cards = " ".join(f"C{i}" for i in range(40))
+    g = game(f'deck d {{ {cards} }}\npile hand per player\n'
+             'turn { phase a { draw 40 from d to hand\n'
+             ' choose up to 20 cards from hand as k "keep"\n end game "done" } }', players="1..1")
+    s = g.new_game(seed=1)
+    with pytest.raises(rulelang.RulesetRuntimeError, match="max_choices") as info:
+        s.legal_moves()
+    assert info.value.line == 6
