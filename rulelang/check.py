@@ -21,6 +21,7 @@ MAX_DICE = DEFAULT.max_dice
 MAX_POOL_OUTCOMES = DEFAULT.max_pool_outcomes   # dice x sides: the outcomes listed at a chance node
 MAX_CARDS = DEFAULT.max_cards
 
+POOL = "pool of dice"
 NUM, BOOL, PLAYER, TEXT, CARDS, ANY = "number", "yes/no value", "player", "word", "cards", "any"
 
 _FUNCS = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
@@ -48,6 +49,11 @@ class Checker:
         self.used_tables: set = set()
         self.used_options: set = set()
         self.reserved = reserved_words()
+        #: Piece sets, and for each its fields: name -> (type, is_state).
+        self.piece_sets: Dict[str, ir.PieceSet] = {}
+        self.piece_fields: Dict[str, Dict[str, tuple]] = {}
+        #: Words used as piece attribute values (usable as bare names).
+        self.words: set = set()
 
     # ------------------------------------------------------------- reports
 
@@ -235,10 +241,75 @@ class Checker:
         if rs.turn is not None:
             for ph in rs.turn.phases:
                 self._declare(self.phases, "phase", ph, ph.name)
+        for ps in rs.pieces:
+            self.piece_set(ps)
         all_names = set(self.stats) | set(self.consts)
-        for name in all_names & (set(self.tables) | set(self.rules) | set(self.piles)):
+        for name in all_names & (set(self.tables) | set(self.rules) | set(self.piles)
+                                 | set(self.piece_sets)):
             node = self.stats.get(name) or self.consts.get(name)
             self.error(node, f"'{name}' names both a stat and a table, rule or pile")
+
+    def piece_set(self, ps):
+        """Declare a piece set: its state values, and the attributes its
+        pieces' lines give (each attribute of one type throughout)."""
+        if not self._declare(self.piece_sets, "piece set", ps, ps.name):
+            return
+        self.name_ok(ps, ps.name, "a piece set")
+        if ps.name in self.piles or ps.name in self.stats:
+            self.error(ps, f"'{ps.name}' names both a piece set and a pile or stat")
+        fields: Dict[str, tuple] = {}
+        for st in ps.state:
+            self.name_ok(st, st.name, "a piece's value")
+            if st.name in fields:
+                self.error(st, f"piece value '{st.name}' is declared twice")
+            if st.values:
+                kind = TEXT
+                self.words.update(st.values)
+            else:
+                kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY}.get(type(st.initial), ANY)
+                if kind is ANY and not isinstance(st.initial, ir.NoneLit):
+                    self.error(st.initial, f"the starting value of piece value '{st.name}' must be "
+                                           f"a number, yes/no or none")
+            fields[st.name] = (kind, True, st)
+        names = set()
+        for piece in ps.pieces:
+            if piece.name in names:
+                self.error(piece, f"piece '{piece.name}' appears twice in '{ps.name}'")
+            names.add(piece.name)
+            seen = set()
+            for prop in piece.props:
+                if prop.name in seen:
+                    self.error(prop, f"piece '{piece.name}' gives '{prop.name}' twice")
+                seen.add(prop.name)
+                v = prop.value
+                kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}[type(v)]
+                if isinstance(v, ir.Name):
+                    self.words.add(v.name)
+                if prop.name in fields and fields[prop.name][1]:
+                    st = fields[prop.name][2]
+                    want = fields[prop.name][0]
+                    if st.values and isinstance(v, ir.Name) and v.name not in st.values:
+                        self.error(prop, f"'{v.name}' is not one of the values of '{prop.name}': "
+                                         f"{', '.join(st.values)}")
+                    elif kind not in (want, ANY) and want is not ANY:
+                        self.error(prop, f"'{prop.name}' holds a {want}, not a {kind}")
+                    continue
+                self.name_ok(prop, prop.name, "a piece's attribute")
+                if prop.name in fields and kind is not ANY and fields[prop.name][0] not in (kind, ANY):
+                    self.error(prop, f"attribute '{prop.name}' is a {fields[prop.name][0]} on another "
+                                     f"piece, but a {kind} here")
+                elif prop.name not in fields or fields[prop.name][0] is ANY:
+                    fields[prop.name] = (kind, False, None)
+        if not ps.pieces:
+            self.error(ps, f"piece set '{ps.name}' has no pieces")
+        self.piece_fields[ps.name] = fields
+
+    def piece_of(self, node, name):
+        """The fields of piece set ``name``, reporting it if unknown."""
+        if name not in self.piece_sets:
+            self.error(node, f"there is no piece set '{name}'{self.nearest(name, self.piece_sets)}")
+            return None
+        return self.piece_fields[name]
 
     def bound(self, stat, e):
         """A stat's bound as a number (a literal or a constant), or None."""
@@ -390,8 +461,14 @@ class Checker:
                 self.unknown(t, t.name, scope)
                 return
         else:
-            self.attr(t, scope)
-            target_type = self.stat_types.get(t.name, ANY)
+            target_type = self.attr(t, scope, assigning=True)
+            kind = scope.locals.get(t.obj)
+            if isinstance(kind, str) and kind.startswith("piece:"):
+                st = self.piece_fields.get(kind[6:], {}).get(t.name, (None, False, None))[2]
+                if st is not None and st.values and isinstance(s.value, ir.Name) \
+                        and s.value.name not in st.values and s.value.name not in scope.locals:
+                    self.error(s.value, f"'{s.value.name}' is not one of the values of "
+                                        f"'{t.name}': {', '.join(st.values)}")
         if s.op != "=" and target_type not in (NUM, ANY):
             self.error(s, f"'{s.op}' needs a number, but '{t.name}' is a {target_type}")
         if s.op != "=" and value not in (NUM, ANY):
@@ -446,6 +523,26 @@ class Checker:
             self.expect(s.cond, inner.child(no_rolls=_WHERE_ROLL), BOOL, "a 'where' condition")
         self.loop_body(s.body, inner)
 
+    def s_ForEachPiece(self, s, scope):
+        fields = self.piece_of(s, s.pieces)
+        inner = scope.branch()
+        self.name_ok(s, s.var, "a piece variable")
+        inner.locals[s.var] = f"piece:{s.pieces}"
+        if s.cond is not None and fields is not None:
+            self.expect(s.cond, inner.child(no_rolls=_WHERE_ROLL, piece=s.pieces), BOOL,
+                        "a 'where' condition")
+        self.loop_body(s.body, inner)
+
+    def s_ChoosePiece(self, s, scope):
+        fields = self.piece_of(s, s.pieces)
+        if not scope.player:
+            self.error(s, "a choice needs a player to make it, and no player is in scope here")
+        if s.cond is not None and fields is not None:
+            self.expect(s.cond, scope.child(no_rolls=_WHERE_ROLL, piece=s.pieces), BOOL,
+                        "a 'where' condition")
+        self.name_ok(s, s.var, "a piece variable")
+        scope.locals[s.var] = f"piece:{s.pieces}"
+
     def s_RollOn(self, s, scope):
         if s.table not in self.tables:
             self.error(s, f"there is no table '{s.table}'{self.nearest(s.table, self.tables)}")
@@ -459,7 +556,7 @@ class Checker:
 
     def pile(self, ref, scope, allow_local=False):
         if allow_local and ref.name in scope.locals and ref.owner is None:
-            if scope.locals[ref.name] not in (CARDS, ANY):
+            if scope.locals[ref.name] not in (CARDS, POOL, ANY):
                 self.error(ref, f"'{ref.name}' holds a {scope.locals[ref.name]}, not cards")
             return
         if ref.name not in self.piles:
@@ -593,6 +690,8 @@ class Checker:
 
     def e_Name(self, e, scope):
         name = e.name
+        if scope.piece is not None and name in self.piece_fields.get(scope.piece, {}):
+            return self.piece_fields[scope.piece][name][0]
         if name in scope.locals:
             return scope.locals[name]
         if name in self.stats:
@@ -602,12 +701,22 @@ class Checker:
             return self.stat_types.get(name, ANY)
         if name in self.consts:
             return NUM
-        if name in self.enum_values:
+        if name in self.enum_values or name in self.words:
             return TEXT
         self.unknown(e, name, scope)
         return ANY
 
-    def attr(self, e, scope):
+    def attr(self, e, scope, assigning=False):
+        kind = scope.locals.get(e.obj)
+        if isinstance(kind, str) and kind.startswith("piece:"):
+            fields = self.piece_fields.get(kind[6:], {})
+            if e.name not in fields:
+                self.error(e, f"pieces of '{kind[6:]}' have no '{e.name}'{self.nearest(e.name, fields)}")
+                return ANY
+            if assigning and not fields[e.name][1]:
+                self.error(e, f"'{e.name}' is a fixed attribute of the pieces of '{kind[6:]}'; "
+                              f"only their state values can change")
+            return fields[e.name][0]
         if e.obj not in scope.locals:
             self.error(e, f"unknown player '{e.obj}'{self.nearest(e.obj, scope.locals)}")
         elif scope.locals[e.obj] not in (PLAYER, ANY):
@@ -714,6 +823,38 @@ class Checker:
         self.pile(e.pile, scope)
         return NUM
 
+    def e_Pool(self, e, scope):
+        if scope.no_rolls:
+            self.error(e, scope.no_rolls)
+        self.check_die(e, e.sides)
+        self.expect(e.count, scope, NUM, "the number of dice")
+        return POOL
+
+    def e_PoolCount(self, e, scope):
+        kind = scope.locals.get(e.pool)
+        if kind is None:
+            self.error(e, f"'{e.pool}' holds no dice here{self.nearest(e.pool, scope.locals)}")
+        elif kind not in (POOL, ANY):
+            self.error(e, f"'{e.pool}' holds a {kind}, not dice: roll them with 'roll N dice d6'")
+        self.expect(e.value, scope, NUM, "the value the dice are compared with")
+        return NUM
+
+    def e_PieceQuery(self, e, scope):
+        fields = self.piece_of(e, e.pieces)
+        if e.cond is not None and fields is not None:
+            self.expect(e.cond, scope.child(no_rolls=_WHERE_ROLL, piece=e.pieces), BOOL,
+                        "a 'where' condition")
+        return NUM if e.quantifier == "count" else BOOL
+
+    def e_PieceExtreme(self, e, scope):
+        fields = self.piece_of(e, e.pieces)
+        if fields is not None:
+            inner = scope.child(no_rolls=_WHERE_ROLL, piece=e.pieces)
+            self.expect(e.value, inner, NUM, f"'{e.which}'")
+            if e.cond is not None:
+                self.expect(e.cond, inner, BOOL, "a 'where' condition")
+        return NUM
+
     def e_PlayerQuery(self, e, scope):
         if e.other and not scope.player:
             self.error(e, "'other' means other than the player in scope, and there is none here")
@@ -777,8 +918,10 @@ class Scope:
     """What a statement can see: locals (with their types), whether a
     player is in scope, how many loops enclose it."""
 
-    def __init__(self, player, setup=False, turn=False, no_rolls=None):
+    def __init__(self, player, setup=False, turn=False, no_rolls=None, piece=None):
         self.player = player
+        #: The piece set whose piece is in scope (in a piece 'where').
+        self.piece = piece
         self.setup = setup
         self.turn = turn
         self.locals: Dict[str, str] = {}
@@ -786,10 +929,10 @@ class Scope:
         #: Why a roll may not be made here (None: it may).
         self.no_rolls = no_rolls
 
-    def child(self, player: Optional[bool] = None, no_rolls=None):
-        """The same locals, another player in scope (a 'where')."""
+    def child(self, player: Optional[bool] = None, no_rolls=None, piece=None):
+        """The same locals, another player or a piece in scope (a 'where')."""
         c = Scope(self.player if player is None else player, self.setup, self.turn,
-                  no_rolls or self.no_rolls)
+                  no_rolls or self.no_rolls, piece or self.piece)
         c.locals = self.locals
         c.loops = self.loops
         return c
@@ -797,7 +940,7 @@ class Scope:
     def branch(self):
         """A nested block: it sees the locals so far; those it makes stay
         inside it."""
-        c = Scope(self.player, self.setup, self.turn, self.no_rolls)
+        c = Scope(self.player, self.setup, self.turn, self.no_rolls, self.piece)
         c.locals = dict(self.locals)
         c.loops = self.loops
         return c

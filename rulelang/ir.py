@@ -208,10 +208,55 @@ class Extreme:
     pos: Optional[Pos] = _pos()
 
 
+@attrs.frozen
+class Pool:
+    """``roll 5 dice d6``: a pool of dice kept apart (a list of faces), so
+    that its successes and failures can be counted."""
+
+    count: "Expr"
+    sides: int = _f("sides of each die", minimum=2)
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PoolCount:
+    """``count of throw >= 4``: how many dice of a pool (a local) compare
+    so with a value."""
+
+    pool: str
+    op: str = _f("how each die compares", enum=["==", "!=", "<", "<=", ">", ">="])
+    value: "Expr" = _f("the value compared with")
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PieceQuery:
+    """``count crew where side is fresh``, ``none of crew where ...``,
+    ``any of crew where ...``; inside ``cond`` the piece looked at is in
+    scope (its attributes and state are bare names)."""
+
+    quantifier: str = _f("count them, or ask whether none or any match",
+                         enum=["count", "none", "any"])
+    pieces: str = _f("the piece set")
+    cond: Optional["Expr"] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PieceExtreme:
+    """``lowest skill among crew where group == 1``."""
+
+    which: str = _f("highest or lowest", enum=["highest", "lowest"])
+    value: "Expr" = _f("the value compared, with each piece in scope")
+    pieces: str = _f("the piece set")
+    cond: Optional["Expr"] = None
+    pos: Optional[Pos] = _pos()
+
+
 Expr = Union[
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
-    PlayerQuery, Extreme,
+    PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme,
 ]
 
 # ---------------------------------------------------------------- statements
@@ -271,6 +316,30 @@ class ForEachPlayer:
     other: bool
     cond: Optional[Expr]
     body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ForEachPiece:
+    """Runs ``body`` once for each piece of a set (in the order declared)
+    that meets ``cond``, the piece bound to ``var``."""
+
+    pieces: str
+    var: str
+    cond: Optional[Expr]
+    body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ChoosePiece:
+    """The player in scope picks one piece of a set that meets ``cond``;
+    it is bound to ``var``.  With no piece to pick, ``var`` is none."""
+
+    pieces: str
+    var: str
+    cond: Optional[Expr] = None
+    prompt: Optional[str] = None
     pos: Optional[Pos] = _pos()
 
 
@@ -398,7 +467,7 @@ class Call:
 Stmt = Union[
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
     MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
-    Skip, EndTurn, EndGame, Log, Call,
+    Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece,
 ]
 
 # ---------------------------------------------------------------- declarations
@@ -411,8 +480,8 @@ class Stat:
     start).  ``values`` lists the allowed words of an enum stat."""
 
     name: str
-    scope: str = _f("one per player, one in all, or one per player reset each turn",
-                    enum=["player", "global", "turn"])
+    scope: str = _f("one per player, one in all, one per player reset each turn, "
+                    "or one per piece of a set", enum=["player", "global", "turn", "piece"])
     initial: Expr
     min: Optional[Expr] = None   # a number or a constant's name
     max: Optional[Expr] = None
@@ -458,6 +527,34 @@ class Pile:
     name: str
     per_player: bool = False
     hidden: bool = False
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PieceProp:
+    """A fixed attribute of a piece, or the starting value of one of its
+    state values: a number, yes/no, none or a word."""
+
+    name: str
+    value: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Piece:
+    name: str
+    props: Tuple[PieceProp, ...] = ()
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PieceSet:
+    """A set of pieces (``pieces crew { ... }``): each has the attributes
+    on its line, and its own copy of the ``state`` values."""
+
+    name: str
+    state: Tuple["Stat", ...] = ()
+    pieces: Tuple[Piece, ...] = _f("the pieces, in order", default=(), minItems=1)
     pos: Optional[Pos] = _pos()
 
 
@@ -565,6 +662,7 @@ class Ruleset:
     consts: Tuple[Const, ...] = ()
     decks: Tuple[Deck, ...] = ()
     piles: Tuple[Pile, ...] = ()
+    pieces: Tuple[PieceSet, ...] = ()
     tables: Tuple[Table, ...] = ()
     test: Optional[TestDef] = None
     rules: Tuple[Rule, ...] = ()

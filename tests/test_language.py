@@ -315,3 +315,85 @@ def test_endless_loop_error_points_at_the_loop():
     with pytest.raises(rulelang.RulesetError) as info:
         g.new_game(limits=rulelang.Limits(max_steps=1000))
     assert info.value.line == 5
+
+
+# ------------------------------------------------------------------ pieces and pools
+
+CREW = '''
+pieces crew {
+    state { side one of fresh, tired   group 0 }
+    Wild: skill 4, tired_skill 5, leader yes, group 1
+    "Mrs Chippy": skill 6, group 2
+    Crean: skill 4, group 1
+    Blackborow: skill 5, tired_skill none, group 1
+}
+'''
+
+
+def test_pieces_have_attributes_and_their_own_state():
+    """Each piece has the attributes on its line and its own copy of the
+    state values (a line may set one); attributes it does not give are none."""
+    g = game('per player { x 0 }\n' + CREW + 'end "x" when yes', players="1..1")
+    s = g.new_game()
+    assert s.piece("crew", "Wild") == {"skill": 4, "tired_skill": 5, "leader": True,
+                                       "side": "fresh", "group": 1}
+    assert s.piece("crew", "Mrs Chippy")["group"] == 2
+    assert s.piece("crew", "Crean")["leader"] is None
+    assert [p["name"] for p in s.view(None)["pieces"]["crew"]] == ["Wild", "Mrs Chippy", "Crean", "Blackborow"]
+
+
+def test_piece_queries_and_loops():
+    """count/any/none of pieces where..., lowest X among pieces, and
+    'for each PIECES as x where ...' that changes their state."""
+    g = game('per player { n 0  best 0  lead no  nobody no }\n' + CREW +
+             'turn { phase p {\n n = count crew where group == 1\n best = lowest skill among crew where group == 2\n'
+             ' lead = any of crew where leader and side is fresh\n'
+             ' for each crew as man where man.group == 1 and man.skill == 4 { man.side = tired }\n'
+             ' nobody = none of crew where side is fresh and group == 1\n end game "done" } }', players="1..1")
+    s = g.new_game()
+    assert (s.stat("n", 0), s.stat("best", 0), s.stat("lead", 0)) == (3, 6, True)
+    assert [s.piece("crew", m)["side"] for m in ("Wild", "Crean", "Blackborow")] == ["tired", "tired", "fresh"]
+    assert s.stat("nobody", 0) is False
+
+
+def test_choose_a_piece():
+    """'choose one PIECES as x where ...' offers the matching pieces by name;
+    with none matching there is no decision and x is none."""
+    g = game('per player { picked no }\n' + CREW +
+             'turn { phase p {\n choose one crew as who where group == 1 and skill == 4 "Demoralize"\n'
+             ' who.side = tired\n choose one crew as nobody where group == 9\n'
+             ' if nobody is none: picked = yes\n end game "done" } }', players="1..1")
+    s = g.new_game()
+    assert labels(s) == ["Wild", "Crean"] and s.current_player == 0
+    s.apply("Crean")
+    assert s.piece("crew", "Crean")["side"] == "tired" and s.stat("picked", 0) is True
+
+
+def test_dice_pool_counts_successes_and_ones():
+    """'roll N dice d6' keeps the faces; 'count of pool >= t' and
+    'count of pool == 1' count them (the rulebook example: five dice,
+    target 4, three successes and one failure)."""
+    g = game('per player { net 0 }\nturn { phase p {\n let throw = roll 5 dice d6\n'
+             ' net = count of throw >= 4 - count of throw == 1\n end game "done" } }', players="1..1")
+    s = g.new_game(chance="explicit")
+    assert [m.probability for m in s.legal_moves()] == [Fraction(1, 6)] * 6
+    for face in (6, 4, 1, 5, 2):
+        s.apply(f"roll {face}")
+    assert s.stat("net", 0) == 2
+    assert [e.value for e in s.log if e.kind == "pool"] == [(6, 4, 1, 5, 2)]
+
+
+def test_piece_checker_messages():
+    """The checker knows piece sets: unknown sets and fields, fixed
+    attributes that cannot change, words outside a state's values."""
+    text = ('game "T"\nplayers 1..1\n' + CREW +
+            'rule r {\n for each crwe as m { }\n for each crew as m { m.skil += 1 }\n'
+            ' for each crew as m { m.skill = 3 }\n for each crew as m { m.side = asleep }\n}\n'
+            'turn { phase p { r } }')
+    with pytest.raises(rulelang.RulesetError) as info:
+        rulelang.loads(text)
+    messages = [d.message for d in info.value.diagnostics]
+    assert any("there is no piece set 'crwe' — did you mean 'crew'?" in m for m in messages)
+    assert any("pieces of 'crew' have no 'skil' — did you mean 'skill'?" in m for m in messages)
+    assert any("'skill' is a fixed attribute" in m for m in messages)
+    assert any("'asleep' is not one of the values of 'side'" in m for m in messages)

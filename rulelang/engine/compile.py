@@ -35,6 +35,7 @@ class Program:
         self.stat_decl = {s.name: s for s in rs.stats}
         self.enum_values = {v for s in rs.stats if s.values for v in s.values}
         self.consts = {}
+        self._pieces(rs)
         # Cards and piles.  Every pile (decks included) gets an index; a
         # per-player pile gets a block of indexes, one per seat, placed
         # after the shared ones (so its index depends on the player count).
@@ -95,6 +96,39 @@ class Program:
         self._build()
 
     # ------------------------------------------------------------- building
+
+    def _pieces(self, rs):
+        """Lay out the piece sets: each piece's state values live in the
+        state's globals list after the global stats, ``KS`` values a piece;
+        fixed attributes are tables looked up at compile time."""
+        self.piece_sets = {ps.name: ps for ps in rs.pieces}
+        self.piece_names = {}
+        self.piece_slot = {}     # set -> {state field: k}
+        self.piece_K = {}        # set -> values a piece
+        self.piece_base = {}     # set -> index of its first value in st.g
+        self.piece_attr = {}     # set -> {attribute: [value per piece]}
+        self.piece_init = []     # starting values, in st.g order after the globals
+        base = sum(1 for s in rs.stats if s.scope == "global")
+        for ps in rs.pieces:
+            self.piece_names[ps.name] = [p.name for p in ps.pieces]
+            self.piece_slot[ps.name] = {st.name: k for k, st in enumerate(ps.state)}
+            self.piece_K[ps.name] = len(ps.state)
+            self.piece_base[ps.name] = base
+            base += len(ps.state) * len(ps.pieces)
+            for st in ps.state:
+                if st.values:
+                    self.enum_values.update(st.values)
+            attrs_of = {}
+            for i, piece in enumerate(ps.pieces):
+                given = {prop.name: _literal(prop.value) for prop in piece.props}
+                for st in ps.state:
+                    self.piece_init.append(given.get(st.name, _literal(st.initial)))
+                for name, value in given.items():
+                    if name not in self.piece_slot[ps.name]:
+                        attrs_of.setdefault(name, [None] * len(ps.pieces))[i] = value
+                        if isinstance(value, str):
+                            self.enum_values.add(value)
+            self.piece_attr[ps.name] = attrs_of
 
     def _new_code(self, name):
         self.codes.append([])
@@ -287,6 +321,15 @@ def _too_big(big):
                      f"(Limits.max_number)")
 
 
+def _literal(e):
+    """The value of a literal node (number, yes/no, none, word)."""
+    if isinstance(e, (ir.Num, ir.Bool)):
+        return e.value
+    if isinstance(e, ir.Name):
+        return e.name
+    return None
+
+
 def _floordiv(a, b):
     if b == 0:
         return 0
@@ -316,6 +359,8 @@ class Ctx:
         self.nlocals = 0
         self.loops = []   # stack of (breaks: [ops], work slots, restore slot)
         self.hoisted = {}
+        self.piece_locals = {}   # local name -> piece set it holds
+        self.piece_scope = []    # (piece set, slot) of the piece in scope in a 'where'
 
     # ------------------------------------------------------------ plumbing
 
@@ -369,6 +414,9 @@ class Ctx:
                 if isinstance(roll, ir.Roll):
                     self.emit(O.RollOp(self.where(roll), roll.count, roll.sides, slot,
                                        f"{roll.count if roll.count > 1 else ''}d{roll.sides}"))
+                elif isinstance(roll, ir.Pool):
+                    count = self.expr(roll.count)
+                    self.emit(O.PoolOp(self.where(roll), count, roll.sides, slot, self.temp()))
                 else:
                     self.emit(O.RollOffOp(self.where(roll), roll.sides, slot, self.temp()))
 
@@ -388,6 +436,9 @@ class Ctx:
     def s_Assign(self, s):
         fn = self.assign_fn(s)
         name = s.target.name
+        if isinstance(s.target, ir.Attr) and s.target.obj in self.piece_locals:
+            self.emit(O.Exec(self.where(s), fn))
+            return
         trig = self.prog.trigger_conds.get(name)
         is_stat = name in self.prog.pslot or name in self.prog.gslot
         if trig and is_stat and not (isinstance(s.target, ir.Name) and name in self.locals):
@@ -408,6 +459,35 @@ class Ctx:
         op = s.op
         t = s.target
         big = self.prog.limits.max_number
+        if isinstance(t, ir.Attr) and t.obj in self.piece_locals:
+            index = self.piece_index(t.obj, t.name)
+            decl = self.prog.piece_sets[self.piece_locals[t.obj]].state[
+                self.prog.piece_slot[self.piece_locals[t.obj]][t.name]]
+            lo = None if decl.min is None else self.prog.const_value(decl.min)
+            hi = None if decl.max is None else self.prog.const_value(decl.max)
+
+            def keep(x):
+                if isinstance(x, bool) or not isinstance(x, int):
+                    return x
+                if lo is not None and x < lo:
+                    return lo
+                if hi is not None and x > hi:
+                    return hi
+                if not -big <= x <= big:
+                    raise _too_big(big)
+                return x
+            if op == "=":
+                def f(st, fr):
+                    st.g[index(fr)] = keep(value(st, fr))
+            elif op == "+=":
+                def f(st, fr):
+                    i = index(fr)
+                    st.g[i] = keep(st.g[i] + value(st, fr))
+            else:
+                def f(st, fr):
+                    i = index(fr)
+                    st.g[i] = keep(st.g[i] - value(st, fr))
+            return f
         if isinstance(t, ir.Name) and t.name in self.locals:
             slot = self.locals[t.name]
             if op == "=":
@@ -528,6 +608,26 @@ class Ctx:
         self._loop_body(s.body, head, [], None, s)
         j.target = len(self.code)
         self._close_loop()
+
+    def s_ForEachPiece(self, s):
+        var = self.local(s.var)
+        self.piece_locals[s.var] = s.pieces
+        self.piece_scope.append((s.pieces, var))
+        cond = self.expr(s.cond) if s.cond is not None else None
+        self.piece_scope.pop()
+        work = self.temp()
+        head = len(self.code)
+        op = self.emit(O.ForEachPieceOp(self.where(s), work, var, len(self.prog.piece_names[s.pieces]), cond))
+        self._loop_body(s.body, head, [work], None, s)
+        op.end = len(self.code)
+        self._close_loop()
+
+    def s_ChoosePiece(self, s):
+        var = self.local(s.var)
+        self.piece_locals[s.var] = s.pieces
+        matching, _ = _pieces_matching(self, s.pieces, s.cond)
+        self.emit(O.ChoosePieceOp(self.where(s), matching, self.prog.piece_names[s.pieces], var,
+                                  s.prompt or f"choose from {s.pieces}"))
 
     def s_ForEachPlayer(self, s):
         work, saved = self.temp(), self.temp()
@@ -715,9 +815,37 @@ class Ctx:
     def e_NoneLit(self, e):
         return lambda st, fr: None
 
+    def piece_index(self, var, field):
+        """fn(fr) -> index in st.g of a state value of the piece in ``var``."""
+        pset = self.piece_locals[var]
+        return self.piece_field_index(pset, self.locals[var], field)
+
+    def piece_field_index(self, pset, slot, field):
+        base = self.prog.piece_base[pset]
+        K = self.prog.piece_K[pset]
+        k = self.prog.piece_slot[pset][field]
+        return lambda fr: base + fr[slot] * K + k
+
+    def piece_field(self, pset, slot, field):
+        """fn(st, fr) -> a field (state value or attribute) of the piece
+        whose index is in local ``slot``; none when there is no piece."""
+        if field in self.prog.piece_slot[pset]:
+            index = self.piece_field_index(pset, slot, field)
+
+            def value(st, fr):
+                return None if fr[slot] is None else st.g[index(fr)]
+            return value
+        table = self.prog.piece_attr[pset].get(field)
+        if table is None:
+            return lambda st, fr: None
+        return lambda st, fr: None if fr[slot] is None else table[fr[slot]]
+
     def e_Name(self, e):
         name = e.name
         prog = self.prog
+        for pset, slot in reversed(self.piece_scope):
+            if name in prog.piece_slot[pset] or name in prog.piece_attr[pset]:
+                return self.piece_field(pset, slot, name)
         if name in self.locals:
             slot = self.locals[name]
             return lambda st, fr: fr[slot]
@@ -736,6 +864,8 @@ class Ctx:
         raise KeyError(name)
 
     def e_Attr(self, e):
+        if e.obj in self.piece_locals:
+            return self.piece_field(self.piece_locals[e.obj], self.locals[e.obj], e.name)
         slot = self.locals[e.obj]
         k = self.prog.pslot[e.name]
         K = self.prog.K
@@ -836,6 +966,47 @@ class Ctx:
         table = [values.get(i, 0) for i in range(len(self.prog.card_names))]
         return lambda st, fr: sum([table[c] for c in st.piles[pile(st, fr)]])
 
+    def e_Pool(self, e):
+        raise KeyError("a pool is made by its own op (hoisted)")
+
+    def e_PoolCount(self, e):
+        slot = self.locals[e.pool]
+        value = self.expr(e.value)
+        cmp = _CMP[e.op]
+
+        def count(st, fr):
+            v = value(st, fr)
+            if v is None:
+                return 0
+            return sum(1 for face in fr[slot] or () if cmp(face, v))
+        return count
+
+    def e_PieceQuery(self, e):
+        matching, _ = _pieces_matching(self, e.pieces, e.cond)
+        if e.quantifier == "count":
+            return lambda st, fr: len(matching(st, fr))
+        if e.quantifier == "none":
+            return lambda st, fr: not matching(st, fr)
+        return lambda st, fr: bool(matching(st, fr))
+
+    def e_PieceExtreme(self, e):
+        matching, slot = _pieces_matching(self, e.pieces, e.cond)
+        self.piece_scope.append((e.pieces, slot))
+        value = self.expr(e.value)
+        self.piece_scope.pop()
+        pick = max if e.which == "highest" else min
+
+        def extreme(st, fr):
+            probe = list(fr)
+            vals = []
+            for i in matching(st, fr):
+                probe[slot] = i
+                v = value(st, probe)
+                if v is not None:
+                    vals.append(v)
+            return pick(vals) if vals else None
+        return extreme
+
     def e_PlayerQuery(self, e):
         cond = self.expr(e.cond) if e.cond is not None else (lambda st, fr: True)
         other = e.other
@@ -876,6 +1047,29 @@ class Ctx:
         return extreme
 
 
+def _pieces_matching(ctx, pset, cond):
+    """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``
+    (compiled with the piece in scope in a temporary local)."""
+    slot = ctx.temp()
+    ctx.piece_scope.append((pset, slot))
+    test = ctx.expr(cond) if cond is not None else None
+    ctx.piece_scope.pop()
+    n = len(ctx.prog.piece_names[pset])
+    if test is None:
+        every = list(range(n))
+        return (lambda st, fr: every), slot
+
+    def matching(st, fr):
+        probe = list(fr)
+        out = []
+        for i in range(n):
+            probe[slot] = i
+            if test(st, probe):
+                out.append(i)
+        return out
+    return matching, slot
+
+
 def _children(node):
     for f in getattr(type(node), "__attrs_attrs__", ()):
         if f.name == "pos":
@@ -908,7 +1102,7 @@ def _rolls_in(e):
     stack = [e]
     while stack:
         node = stack.pop()
-        if isinstance(node, (ir.Roll, ir.RollOff)):
+        if isinstance(node, (ir.Roll, ir.RollOff, ir.Pool)):
             found.append(node)
             continue
         stack.extend(_children(node))

@@ -560,6 +560,112 @@ class MayOp(Op):
 # ---------------------------------------------------------------- control
 
 
+class PoolOp(Op):
+    """``roll N dice d6``: roll N dice one at a time (a chance node each in
+    explicit mode) and keep their faces, as a tuple, in ``slot``.  Local
+    ``work`` holds the faces rolled so far and how many are still to come."""
+
+    __slots__ = ("count", "sides", "slot", "work")
+    waits = True
+
+    def __init__(self, where, count, sides, slot, work):
+        super().__init__(where)
+        self.count, self.sides, self.slot, self.work = count, sides, slot, work
+
+    def run(self, st, fr):
+        work = fr[self.work]
+        if work is None:
+            n = self.count(st, fr)
+            limit = st.limits.max_dice
+            if n is None or n < 0:
+                n = 0
+            if n > limit:
+                raise RuleFault(f"a pool of {n} dice is more than the limit of {limit}")
+            work = ((), n)
+        faces, left = work
+        while left > 0:
+            if st.explicit:
+                fr[self.work] = (faces, left)
+                st.wait(WAIT_CHANCE, None)
+                return False
+            value = rand_below(st, self.sides) + 1
+            if st.chance_record is not None:
+                st.chance_record.append(roll_label(value))
+            faces, left = faces + (value,), left - 1
+        fr[self.work] = None
+        fr[self.slot] = faces
+        st.note(fr[PLAYER], "pool", f"rolls {len(faces)}d{self.sides}: "
+                                    f"{', '.join(map(str, faces)) or 'no dice'}", faces)
+        fr[PC] += 1
+        return True
+
+    def moves(self, st, fr):
+        p = Fraction(1, self.sides)
+        return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        faces, left = fr[self.work]
+        fr[self.work] = (faces + (data,), left - 1)
+        return self.run(st, fr)
+
+
+class ForEachPieceOp(Op):
+    """Step a ``for each PIECES as x`` loop: local ``work`` holds the index
+    of the next piece to look at; ``var`` receives each piece that meets
+    ``cond`` (the piece in scope is ``var``)."""
+
+    __slots__ = ("work", "var", "n", "cond", "end")
+
+    def __init__(self, where, work, var, n, cond, end=None):
+        super().__init__(where)
+        self.work, self.var, self.n, self.cond, self.end = work, var, n, cond, end
+
+    def run(self, st, fr):
+        i = fr[self.work] or 0
+        while i < self.n:
+            fr[self.var] = i
+            i += 1
+            if self.cond is None or self.cond(st, fr):
+                fr[self.work] = i
+                fr[PC] += 1
+                return True
+        fr[self.work] = None
+        fr[PC] = self.end
+        return True
+
+
+class ChoosePieceOp(Op):
+    """The player in scope picks one of the pieces that meet a condition;
+    its index goes into ``slot`` (none, without a decision, when no piece
+    meets it)."""
+
+    __slots__ = ("matching", "names", "slot", "prompt")
+    waits = True
+
+    def __init__(self, where, matching, names, slot, prompt):
+        super().__init__(where)
+        self.matching, self.names, self.slot, self.prompt = matching, names, slot, prompt
+
+    def run(self, st, fr):
+        if not self.matching(st, fr):
+            fr[self.slot] = None
+            fr[PC] += 1
+            return True
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        return [(self.names[i], None, i) for i in self.matching(st, fr)]
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        fr[self.slot] = data
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.names[data]}", self.names[data])
+        fr[PC] += 1
+        return True
+
+
 class ForEachOp(Op):
     """Step a ``for each player`` loop.  Local ``work`` holds (seats looked
     at, the seat the loop started from) so the order stays fixed even if

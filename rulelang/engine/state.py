@@ -272,6 +272,29 @@ class State:
         else:
             self.g[prog.gslot[name]] = value
 
+    def piece(self, pieces: str, name: str) -> Dict[str, Any]:
+        """A piece's fixed attributes and state values, by name."""
+        prog = self.prog
+        if pieces not in prog.piece_sets:
+            raise KeyError(f"no piece set named {pieces!r}")
+        names = prog.piece_names[pieces]
+        if name not in names:
+            raise KeyError(f"no piece {name!r} in {pieces!r}")
+        i = names.index(name)
+        out = {attr: values[i] for attr, values in prog.piece_attr[pieces].items()}
+        base, K = prog.piece_base[pieces], prog.piece_K[pieces]
+        for field, k in prog.piece_slot[pieces].items():
+            out[field] = self.g[base + i * K + k]
+        return out
+
+    def set_piece(self, pieces: str, name: str, field: str, value) -> None:
+        """Set a piece's state value directly (for tests and tools)."""
+        prog = self.prog
+        i = prog.piece_names[pieces].index(name)
+        k = prog.piece_slot[pieces][field]
+        self._moves = None
+        self.g[prog.piece_base[pieces] + i * prog.piece_K[pieces] + k] = value
+
     def pile(self, name: str, player: Optional[int] = None) -> List[str]:
         """The card names in a pile (a deck lists its cards in no order)."""
         return [self.prog.card_names[c] for c in self.piles[self._pile_index(name, player)]]
@@ -318,7 +341,11 @@ class State:
                 shared[name] = {"size": len(cards)}
             else:
                 shared[name] = sorted(prog.card_names[c] for c in cards)
+        pieces = {}
+        for pset, names in prog.piece_names.items():
+            pieces[pset] = [{"name": name, **self.piece(pset, name)} for name in names]
         view = {
+            "pieces": pieces,
             "game": prog.rs.title, "viewer": player, "round": self.round,
             "turn_player": self.turn_player, "current_player": self.current_player,
             "over": self.over, "globals": {s.name: self.g[i] for i, s in enumerate(prog.global_stats)},
@@ -555,6 +582,7 @@ class Game:
         probe_fr = [None, 0, 0]
         for k, init in enumerate(prog.global_init):
             st.g[k] = init(st, probe_fr)
+        st.g.extend(prog.piece_init)   # each piece's state values
         for seat in range(n):
             probe = [None, 0, seat]
             for k, init in enumerate(prog.player_init):

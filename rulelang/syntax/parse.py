@@ -252,7 +252,7 @@ class _ToIR(Transformer):
 
     def start(self, meta, items):
         found = {}
-        lists = {k: [] for k in ("stats", "consts", "decks", "piles", "tables", "rules",
+        lists = {k: [] for k in ("stats", "consts", "decks", "piles", "pieces", "tables", "rules",
                                  "options", "triggers", "endings", "score")}
         singles = {}
         for kind, value, where in items:
@@ -276,6 +276,7 @@ class _ToIR(Transformer):
             title=singles["game"], min_players=low, max_players=high,
             stats=tuple(lists["stats"]), consts=tuple(lists["consts"]),
             decks=tuple(lists["decks"]), piles=tuple(lists["piles"]),
+            pieces=tuple(lists["pieces"]),
             tables=tuple(lists["tables"]), test=singles.get("test"),
             rules=tuple(lists["rules"]), options=tuple(lists["options"]),
             setup=singles.get("setup", ()), turn=singles.get("turn"),
@@ -366,6 +367,22 @@ class _ToIR(Transformer):
 
     def card_prop(self, meta, c):
         return ir.Prop(str(c[0]), c[1].value, _pos(meta))
+
+    def pieces_decl(self, meta, c):
+        name, rest = c[0], list(c[1:])
+        state = ()
+        if rest and isinstance(rest[0], list):
+            state = tuple(attrs_evolve(d, scope="piece") for d in rest.pop(0))
+        return ("pieces", ir.PieceSet(str(name), state, tuple(rest), _pos(meta)), meta)
+
+    def piece_state(self, meta, c):
+        return list(c)
+
+    def piece_def(self, meta, c):
+        return ir.Piece(c[0], tuple(c[1:]), _pos(meta))
+
+    def piece_prop(self, meta, c):
+        return ir.PieceProp(str(c[0]), c[1], _pos(meta))
 
     def pile_decl(self, meta, c):
         name, opts = c[0], c[1:]
@@ -543,6 +560,18 @@ class _ToIR(Transformer):
     def while_(self, meta, c):
         return ir.While(c[0], c[1], _pos(meta))
 
+    def for_each_piece(self, meta, c):
+        pieces, var, *rest = c
+        body = rest.pop()
+        return ir.ForEachPiece(str(pieces), str(var), rest[0] if rest else None, body, _pos(meta))
+
+    def choose_piece(self, meta, c):
+        pieces, var, *rest = c
+        prompt = None
+        if rest and isinstance(rest[-1], Token) and rest[-1].type == "STRING":
+            prompt = _unquote(rest.pop())
+        return ir.ChoosePiece(str(pieces), str(var), rest[0] if rest else None, prompt, _pos(meta))
+
     def for_each(self, meta, c):
         c = list(c)
         other = False
@@ -689,6 +718,27 @@ class _ToIR(Transformer):
     def extreme(self, meta, c):
         other = len(c) > 2
         return ir.Extreme(str(c[0]), c[1], other, _pos(meta))
+
+    def pool(self, meta, c):
+        return ir.Pool(c[0], self._num(c[1], 1), _pos(meta))
+
+    def count_pool(self, meta, c):
+        return ir.PoolCount(str(c[0]), str(c[1]), c[2], _pos(meta))
+
+    def _piece_query(self, kind, meta, c):
+        return ir.PieceQuery(kind, str(c[0]), c[1] if len(c) > 1 else None, _pos(meta))
+
+    def count_pieces(self, meta, c):
+        return self._piece_query("count", meta, c)
+
+    def none_of_pieces(self, meta, c):
+        return self._piece_query("none", meta, c)
+
+    def any_of_pieces(self, meta, c):
+        return self._piece_query("any", meta, c)
+
+    def extreme_pieces(self, meta, c):
+        return ir.PieceExtreme(str(c[0]), c[1], str(c[2]), c[3] if len(c) > 3 else None, _pos(meta))
 
     def call_fn(self, meta, c):
         return ir.CallFn(str(c[0]), tuple(c[1:]), _pos(meta))
