@@ -5,6 +5,7 @@
     rulelang validate FILE...              schema + checker for .rules/.json/.yaml
     rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random]
     rulelang simulate FILE [--games N] [--players N] [--seed S]
+    rulelang conformance FILE... [--games N] [--seed S] [--workers N]   check the move API
 """
 
 from __future__ import annotations
@@ -229,6 +230,42 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def cmd_conformance(args) -> int:
+    """Random games with every promise of the move API checked at every step."""
+    from .testing import check_ruleset
+    bad = 0
+    for path in args.files:
+        try:
+            game = _load_game(path)
+        except RulesetError as e:
+            print(e.format(), file=sys.stderr)
+            bad += 1
+            continue
+        except OSError as e:
+            print(f"{path}: cannot read: {e.strerror}", file=sys.stderr)
+            bad += 1
+            continue
+        chance = ("sample", "explicit") if args.chance == "both" else (args.chance,)
+        t0 = time.perf_counter()
+        try:
+            report = check_ruleset(game, games=args.games, seed=args.seed, chance=chance,
+                                   players=args.players, max_moves=args.max_moves,
+                                   fresh_games=args.fresh_games, workers=args.workers,
+                                   audit=args.audit)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        if args.json:
+            print(json.dumps(dict(report.to_dict(), file=path)))
+        else:
+            print(f"{path}: " + report.format() + f"  ({time.perf_counter() - t0:.1f}s)")
+            for f in report.failures[:3]:
+                print(f"\nto reproduce the {f.check} failure of seed {f.seed}:\n"
+                      + f.reproduce(path))
+        bad += not report.ok
+    return 1 if bad else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rulelang", description="Check, compile, play and simulate rulelang rule files.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -257,6 +294,24 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--players", type=int)
     c.add_argument("--seed", type=int, default=0)
     c.set_defaults(func=cmd_simulate)
+    c = sub.add_parser("conformance", help="play random games checking every promise of the move API")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    c.add_argument("--games", type=int, default=200, help="games per chance mode (default 200)")
+    c.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    c.add_argument("--chance", choices=["both", "sample", "explicit"], default="both")
+    c.add_argument("--players", type=int, action="append", metavar="N",
+                   help="play with N players (repeatable; default: every count allowed)")
+    c.add_argument("--max-moves", type=int, metavar="N",
+                   help="a game must end within N moves (default: the ruleset's "
+                        "'# conformance: max-moves N', else 10000)")
+    c.add_argument("--fresh-games", type=int, default=2, metavar="N",
+                   help="games per mode replayed in fresh processes under other "
+                        "PYTHONHASHSEED values (default 2)")
+    c.add_argument("--workers", type=int, default=1, metavar="N", help="processes to play in")
+    c.add_argument("--audit", action="store_true",
+                   help="also report file, network, process, import and clock use by the engine")
+    c.add_argument("--json", action="store_true", help="print the report as JSON")
+    c.set_defaults(func=cmd_conformance)
     return p
 
 

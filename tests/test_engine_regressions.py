@@ -3,6 +3,7 @@ by a test of its own."""
 
 from __future__ import annotations
 
+import pathlib
 import random
 
 import pytest
@@ -10,6 +11,8 @@ import pytest
 import rulelang
 from rulelang import CHANCE, RulesetError
 from rulelang.engine import ops
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def game(body, players="1..2"):
@@ -67,7 +70,7 @@ def test_sample_and_explicit_leave_piles_in_the_same_order():
     in the same order (both take the first copy of the card drawn), so a
     sampled game replayed in explicit mode equals it, not only as a
     multiset."""
-    g = rulelang.load("rulesets/northpole.rules")
+    g = rulelang.load(ROOT / "rulesets" / "northpole.rules")
     s = g.new_game(players=2, seed=11, options={"expedition": "Roald Amundsen"})
     record = []
     s2 = g._new_state(2, 11, "sample", {"expedition": "Roald Amundsen"}, None, True)
@@ -97,7 +100,7 @@ def test_chance_record_lists_sampled_outcomes_as_explicit_labels():
 def test_a_clone_shares_the_legal_moves_but_not_their_invalidation():
     """A clone reuses the legal moves already worked out; changing either
     state afterwards recomputes its own."""
-    g = rulelang.load("rulesets/northpole.rules")
+    g = rulelang.load(ROOT / "rulesets" / "northpole.rules")
     s = g.new_game(players=2, seed=4)
     before = labels(s)
     c = s.clone()
