@@ -167,3 +167,21 @@ def test_a_rule_fault_while_listing_moves_is_a_ruleset_error():
     with pytest.raises(rulelang.RulesetRuntimeError, match="max_choices") as info:
         s.legal_moves()
     assert info.value.line == 6
+
+
+def test_questions_about_pieces_outside_a_rule():
+    """A question about pieces in the score, an end condition or the
+    turn's 'when' had no room for its temporary in the bare frame the
+    machine uses there (IndexError at the end of the first game)."""
+    g = game('per player { x 0 }\n'
+             'pieces crew { state { side one of fresh, lost }\n A: skill 3\n B: skill 5 }\n'
+             'turn when any of crew where side is fresh { phase p {\n'
+             ' choose one crew as m where side is fresh "lose"\n m.side = lost } }\n'
+             'end "all lost" when none of crew where side is fresh\n'
+             'score {\n count crew where side is lost\n'
+             ' highest skill among crew where side is lost\n}', players="1..1")
+    s = g.new_game(seed=1)
+    s.apply("B")
+    assert s.result().scores == (6,)
+    s.apply("A")
+    assert s.is_over and s.result().scores == (7,) and s.result().ending == "all lost"

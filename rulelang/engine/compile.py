@@ -997,7 +997,7 @@ class Ctx:
         pick = max if e.which == "highest" else min
 
         def extreme(st, fr):
-            probe = list(fr)
+            probe = _probe(fr, slot)
             vals = []
             for i in matching(st, fr):
                 probe[slot] = i
@@ -1047,6 +1047,16 @@ class Ctx:
         return extreme
 
 
+def _probe(fr, slot):
+    """A copy of frame ``fr`` with room for local ``slot``: a question asked
+    where there is no frame of a rule (score, end, when, whenever; the
+    machine passes a bare [None, 0, seat]) has no room for its temporary."""
+    probe = list(fr)
+    if len(probe) <= slot:
+        probe.extend([None] * (slot + 1 - len(probe)))
+    return probe
+
+
 def _pieces_matching(ctx, pset, cond):
     """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``
     (compiled with the piece in scope in a temporary local)."""
@@ -1060,7 +1070,7 @@ def _pieces_matching(ctx, pset, cond):
         return (lambda st, fr: every), slot
 
     def matching(st, fr):
-        probe = list(fr)
+        probe = _probe(fr, slot)
         out = []
         for i in range(n):
             probe[slot] = i
