@@ -3,7 +3,8 @@
 Inputs: strings generated from the grammar itself
 (``hypothesis.extra.lark.from_lark``), as written and with every token
 spaced out (so more of them get past the parser to the checker and the
-engine), and mutations of the real rulesets (lines dropped, duplicated,
+engine), and mutations of the real rulesets (and of the small ones in
+tests/conformance/ that use what the real ones do not: lines dropped, duplicated,
 swapped; tokens swapped; junk, deep bracket runs, deep nesting without
 brackets and huge numbers inserted; the file cut short).
 
@@ -46,7 +47,9 @@ from rulelang.testing import EngineAudit
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
-SOURCES = [p.read_text(encoding="utf-8") for p in RULESETS]
+#: The real rulesets, and the small ones that use what they do not.
+SOURCES = [p.read_text(encoding="utf-8")
+           for p in RULESETS + sorted((ROOT / "tests" / "conformance").glob("*.rules"))]
 
 SCALE = int(os.environ.get("RULELANG_FUZZ_EXAMPLES", "0"))
 WATCHDOG = 20          # seconds for one input, loading and playing

@@ -128,6 +128,15 @@ def test_a_pool_of_a_billion_dice():
     assert f"1 to {DEFAULT.max_dice} dice" in err.message and err.line == 4
 
 
+def test_a_pool_of_a_billion_dice_worked_out_while_playing():
+    """'roll N dice d6' with N known only while playing stops at max_dice
+    before rolling anything."""
+    text = HEAD + "turn { phase p {\n    let p = roll (x * 500000000) dice d6\n} }\n"
+    err = attempt(text)
+    assert isinstance(err, RulesetRuntimeError)
+    assert err.line == 5 and f"limit of {DEFAULT.max_dice}" in err.message
+
+
 def test_a_pool_with_too_many_outcomes():
     err = attempt(HEAD + "turn { phase p { x = roll 100d10000 } }\n", play=False)
     assert "too many outcomes" in err.message
