@@ -148,7 +148,12 @@ class Report:
                  f"{len(self.failures)} failure{'s' if len(self.failures) != 1 else ''}"]
         for f in self.failures:
             lines.append("  " + f.format())
-            lines.append(f"    moves: {list(f.moves)!r}")
+            moves = list(f.moves)
+            if len(moves) > 40:      # all of them are in to_dict() and reproduce()
+                lines.append(f"    moves: {repr(moves[:10])[:-1]}, … {len(moves) - 30} more …, "
+                             f"{repr(moves[-20:])[1:]}")
+            else:
+                lines.append(f"    moves: {moves!r}")
         return "\n".join(lines)
 
     def to_dict(self) -> Dict[str, Any]:
@@ -231,6 +236,8 @@ def check_ruleset(game: Game, games: int = 200, seed: int = 0, *,
             report.games_by_chance[mode] += n
         report.failures += part["failures"]
         fresh += part["fresh"]
+    # The same order however the games were shared out: by mode, then game.
+    report.failures.sort(key=lambda f: (list(chance).index(f.chance), f.seed))
     report.failures = report.failures[:max_failures]
     if fresh and hash_seeds:
         report.fresh_process_games = len(fresh)
@@ -397,6 +404,8 @@ class _Runner:
             tb = traceback.extract_tb(e.__traceback__)[-1]
             self._fail(spec, "crash", f"{type(e).__name__}: {e} (at {os.path.basename(tb.filename)}:"
                                       f"{tb.lineno})", labels)
+        finally:
+            self.report.moves += len(labels)
         return None
 
     def _fail(self, spec, check, message, labels):
@@ -460,7 +469,6 @@ class _Runner:
                     earlier.append(m.label)
             st = twin
             step += 1
-        self.report.moves += len(labels)
         return labels, states, outcomes
 
     def _check_position(self, st: State, step: int, rng: random.Random):
