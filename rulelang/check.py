@@ -372,7 +372,13 @@ class Checker:
                     self.error(s, "the cost of a reroll may only change values (x -= 1)")
             self.block(rs.reroll.cost, scope)
         for r in rs.rules:
-            self.block(r.body, Scope(player=True))
+            scope = Scope(player=True)
+            for param in r.params:
+                self.name_ok(param, param.name, "a parameter")
+                if param.name in scope.locals:
+                    self.error(param, f"rule '{r.name}' has two parameters named '{param.name}'")
+                scope.locals[param.name] = self.param_type(param, report=True)
+            self.block(r.body, scope)
         for t in rs.tables:
             for row in t.rows:
                 self.block(row.body, Scope(player=True))
@@ -650,7 +656,35 @@ class Checker:
                               f"e.g. '{s.rule} += 1'")
             else:
                 self.error(s, f"there is no rule '{s.rule}'{hint}")
+        else:
+            params = self.rules[s.rule].params
+            if len(s.args) != len(params):
+                want = ", ".join(p.name for p in params) or "no values"
+                self.error(s, f"rule '{s.rule}' takes {len(params)} value{'s' if len(params) != 1 else ''} "
+                              f"({want}), not {len(s.args)}")
+            for arg, param in zip(s.args, params):
+                want = self.param_type(param)
+                got = self.expr(arg, scope)
+                if ANY not in (got, want) and got != want and not (want == PLAYER and got == "none"):
+                    self.error(arg, f"'{param.name}' of rule '{s.rule}' is a "
+                                    f"{want.replace('piece:', 'piece of ')}, not a "
+                                    f"{got.replace('piece:', 'piece of ')}")
+        for arg in s.args[len(self.rules[s.rule].params) if s.rule in self.rules else 0:]:
+            self.expr(arg, scope)
         self.used_rules.add(s.rule)
+
+    def param_type(self, param, report=False):
+        if param.type == "number":
+            return NUM
+        if param.type == "player":
+            return PLAYER
+        if param.type in self.piece_sets:
+            return f"piece:{param.type}"
+        if report:
+            self.error(param, f"a parameter is a number, a player or a piece of a set, not "
+                              f"'{param.type}'"
+                              f"{self.nearest(param.type, set(self.piece_sets) | {'player', 'number'})}")
+        return ANY
 
     # --------------------------------------------------------- expressions
 
@@ -822,6 +856,16 @@ class Checker:
             self.error(e, f"no card has a '{e.prop}'{self.nearest(e.prop, self.props)}")
         self.pile(e.pile, scope)
         return NUM
+
+    def e_IfExpr(self, e, scope):
+        self.expect(e.cond, scope, BOOL, "the condition of 'if … then … else'")
+        a, b = self.expr(e.then, scope), self.expr(e.orelse, scope)
+        if ANY in (a, b) or a == b:
+            return a if b == ANY or a == b else b
+        if "none" in (a, b):
+            return b if a == "none" else a
+        self.error(e, f"'if … then … else' gives a {a} or a {b}: both must be of one kind")
+        return ANY
 
     def e_Pool(self, e, scope):
         if scope.no_rolls:

@@ -115,6 +115,16 @@ class CallFn:
 
 
 @attrs.frozen
+class IfExpr:
+    """``if cond then a else b``: a value chosen by a condition."""
+
+    cond: "Expr"
+    then: "Expr"
+    orelse: "Expr"
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class Roll:
     """``roll d10`` or ``roll 2d6`` (the sum): a chance node."""
 
@@ -256,7 +266,7 @@ class PieceExtreme:
 Expr = Union[
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
-    PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme,
+    PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
 ]
 
 # ---------------------------------------------------------------- statements
@@ -460,7 +470,10 @@ class Log:
 
 @attrs.frozen
 class Call:
+    """Run a rule; ``args`` give its parameters their values."""
+
     rule: str
+    args: Tuple["Expr", ...] = ()
     pos: Optional[Pos] = _pos()
 
 
@@ -586,9 +599,20 @@ class TestDef:
 
 
 @attrs.frozen
+class Param:
+    """A rule's parameter: ``type`` is ``number`` (the default), ``player``
+    or the name of a piece set."""
+
+    name: str
+    type: str = "number"
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class Rule:
     name: str
     body: Tuple[Stmt, ...]
+    params: Tuple[Param, ...] = ()
     pos: Optional[Pos] = _pos()
 
 

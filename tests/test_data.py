@@ -306,3 +306,10 @@ def test_compile_to_yaml_by_extension(tmp_path):
     out = tmp_path / "np.yml"
     assert main(["compile", str(NP), "-o", str(out)]) == 0
     assert yaml.safe_load(out.read_text())["format"] == serialize.FORMAT
+
+
+def test_no_node_field_is_called_kind():
+    """'kind' is the tag of every node in the data form, so no IR class may
+    have a field of that name."""
+    for name, cls in serialize._NODE_CLASSES.items():
+        assert "kind" not in {f.name for f in attrs.fields(cls)}, name

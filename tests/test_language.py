@@ -397,3 +397,40 @@ def test_piece_checker_messages():
     assert any("pieces of 'crew' have no 'skil' — did you mean 'skill'?" in m for m in messages)
     assert any("'skill' is a fixed attribute" in m for m in messages)
     assert any("'asleep' is not one of the values of 'side'" in m for m in messages)
+
+
+def test_rules_with_parameters():
+    """A rule may take values: numbers, players and pieces, each checked
+    against what the call gives; rolls in the call are made first."""
+    g = game('per player { x 0 }\n' + CREW +
+             'rule bump (amount, who: player) { who.x += amount }\n'
+             'rule tire (man: crew) { man.side = tired }\n'
+             'turn { phase p {\n for each player as q { bump(roll d6, q) }\n'
+             ' choose one crew as m where side is fresh\n tire(m)\n end game "done" } }', players="2..2")
+    s = g.new_game(players=2, chance="explicit")
+    s.apply("roll 3")
+    s.apply("roll 5")
+    s.apply("Crean")
+    assert (s.stat("x", 0), s.stat("x", 1)) == (3, 5)
+    assert s.piece("crew", "Crean")["side"] == "tired" and s.is_over
+
+
+def test_rule_parameter_errors():
+    """Calls are checked for the number and kind of their values."""
+    with pytest.raises(rulelang.RulesetError) as info:
+        rulelang.loads('game "T"\nplayers 1..1\nper player { x 0 }\nrule two (a, b) { x += a + b }\n'
+                       'rule who (p: plyer) { }\nturn { phase p { two(1); two(yes, 2); who(1) } }')
+    messages = [d.message for d in info.value.diagnostics]
+    assert "rule 'two' takes 2 values (a, b), not 1" in messages
+    assert "'a' of rule 'two' is a number, not a yes/no value" in messages
+    assert any("not 'plyer' — did you mean 'player'?" in m for m in messages)
+
+
+def test_if_then_else_value():
+    """'if C then A else B' is A when C holds, else B; both of one kind."""
+    g = game('per player { a 3  b 0  c 0 }\nturn { phase p {\n b = if a > 2 then 10 else 20\n'
+             ' c = if a > 5 then 10 else 20\n end game "done" } }', players="1..1")
+    s = g.new_game()
+    assert (s.stat("b", 0), s.stat("c", 0)) == (10, 20)
+    with pytest.raises(rulelang.RulesetError, match="both must be of one kind"):
+        game('per player { a 0 }\nturn { phase p { a = if a > 1 then 2 else no } }')

@@ -181,7 +181,12 @@ class Program:
                     c(st, fr)
             self.reroll = (cond, cost)
         for r in rs.rules:
-            Ctx(self, self.rule_code[r.name], f"rule {r.name}").finish(r.body)
+            ctx = Ctx(self, self.rule_code[r.name], f"rule {r.name}")
+            for param in r.params:       # parameters are the first locals
+                ctx.local(param.name)
+                if param.type in self.piece_sets:
+                    ctx.piece_locals[param.name] = param.type
+            ctx.finish(r.body)
         for t in rs.tables:
             self._build_table(t)
         for o in rs.options:
@@ -794,7 +799,8 @@ class Ctx:
         self.emit(O.Exec(self.where(s), log))
 
     def s_Call(self, s):
-        self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule]))
+        op = self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule]))
+        op.args = tuple(self.expr(a) for a in s.args)
 
     # --------------------------------------------------------- expressions
 
@@ -966,6 +972,10 @@ class Ctx:
         table = [values.get(i, 0) for i in range(len(self.prog.card_names))]
         return lambda st, fr: sum([table[c] for c in st.piles[pile(st, fr)]])
 
+    def e_IfExpr(self, e):
+        cond, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
+        return lambda st, fr: a(st, fr) if cond(st, fr) else b(st, fr)
+
     def e_Pool(self, e):
         raise KeyError("a pool is made by its own op (hoisted)")
 
@@ -1105,6 +1115,9 @@ def _expressions_of(s):
         v = getattr(s, f.name)
         if hasattr(type(v), "__attrs_attrs__") and not isinstance(v, _STMT_TYPES):
             yield v
+        elif isinstance(v, tuple):      # e.g. a call's arguments
+            yield from (x for x in v if hasattr(type(x), "__attrs_attrs__")
+                        and not isinstance(x, _STMT_TYPES))
 
 
 def _rolls_in(e):

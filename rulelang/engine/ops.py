@@ -113,17 +113,21 @@ class JumpUnless(Op):
 class CallOp(Op):
     """Push a frame for another code (a rule, table or option)."""
 
-    __slots__ = ("code", "nlocals", "start")
+    __slots__ = ("code", "nlocals", "start", "args")
 
-    def __init__(self, where, code, nlocals=0, start=0):
+    def __init__(self, where, code, nlocals=0, start=0, args=()):
         super().__init__(where)
         self.code = code
         self.nlocals = nlocals
         self.start = start
+        self.args = args   # fns giving the rule's parameters, its first locals
 
     def run(self, st, fr):
+        frame = [self.code, self.start, fr[PLAYER]] + [None] * st.prog.nlocals[self.code]
+        for i, arg in enumerate(self.args):
+            frame[LOCALS + i] = arg(st, fr)
         fr[PC] += 1
-        st.push([self.code, self.start, fr[PLAYER]] + [None] * st.prog.nlocals[self.code])
+        st.push(frame)
         return True
 
 

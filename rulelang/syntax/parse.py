@@ -434,7 +434,12 @@ class _ToIR(Transformer):
     # ---------------------------------------------------------------- rules
 
     def rule_decl(self, meta, c):
-        return ("rules", ir.Rule(str(c[0]), c[1], _pos(meta)), meta)
+        name, *rest = c
+        body = rest.pop()
+        return ("rules", ir.Rule(str(name), body, tuple(rest), _pos(meta)), meta)
+
+    def param(self, meta, c):
+        return ir.Param(str(c[0]), str(c[1]) if len(c) > 1 else "number", _pos(meta))
 
     def option_decl(self, meta, c):
         name, rest = c[0], list(c[1:])
@@ -552,7 +557,13 @@ class _ToIR(Transformer):
         return ir.Log(_unquote(c[0]), _pos(meta))
 
     def call(self, meta, c):
-        return ir.Call(str(c[0]), _pos(meta))
+        return ir.Call(str(c[0]), (), _pos(meta))
+
+    def call_args(self, meta, c):
+        return ir.Call(str(c[0]), tuple(x for x in c[1:] if x is not None), _pos(meta))
+
+    def cond_expr(self, meta, c):
+        return ir.IfExpr(c[0], c[1], c[2], _pos(meta))
 
     def repeat(self, meta, c):
         return ir.Repeat(c[0], c[1], _pos(meta))
