@@ -18,11 +18,13 @@ the setup options answered in advance.  At every step it checks:
     at a chance node every probability is a ``fractions.Fraction`` above 0,
     the outcomes are distinct, and the probabilities add up to exactly 1;
 ``restore``
-    ``game.restore(state.to_json())`` equals the state, saves to the same
-    text, and goes on identically after the next move;
+    ``game.restore(state.to_json())`` equals the state and saves to the
+    same data;
 ``clone``
-    a clone equals the state; moving the clone leaves the original as it
-    was, and the original then makes the same move to the same state;
+    a clone (of the restored state) equals it, and moving the clone leaves
+    the original as it was.  The game goes on from that clone, so a state
+    that a restore or a clone got subtly wrong goes on differently, which
+    the replay from the seed (below, compared at every step) shows;
 ``illegal-move``
     moves that are not legal (junk labels, labels legal earlier in the game,
     values that are not moves) raise ``IllegalMoveError`` and change nothing;
@@ -57,9 +59,10 @@ through every game; the illegal-move probes are two per step (a kind of
 junk in turn, and a label that was legal earlier); only every
 ``log_every``-th game (default 20th) keeps its game log, and as its JSON
 grows with every step such a game is saved and restored at fewer steps
-(every step up to 50, every second step up to 100, …, and at the end); and the fresh-process replays run
-``fresh_games`` games of each chance mode (default 2) in one child process
-per value of ``hash_seeds`` (default two).
+(every step up to 50, every second step up to 100, …, and at the end);
+and the fresh-process replays run ``fresh_games`` games of each chance
+mode (default 2) in one child process per value of ``hash_seeds``
+(default two).
 
 A ruleset may declare its own bound on the length of a game with a comment
 line ``# conformance: max-moves N``; otherwise the harness's ``max_moves``
