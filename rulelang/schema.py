@@ -89,6 +89,20 @@ def _node_schema(cls) -> Dict[str, Any]:
             "required": required, "additionalProperties": False}
 
 
+def _union(description, union) -> Dict[str, Any]:
+    """A node of one of the union's kinds, chosen by its ``kind`` (if/then
+    per kind: a validator checks one branch, and says why that one fails)."""
+    kinds = [c.__name__ for c in typing.get_args(union)]
+    return {
+        "description": description,
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": {"enum": kinds}},
+        "allOf": [{"if": {"properties": {"kind": {"const": k}}, "required": ["kind"]},
+                   "then": {"$ref": f"#/$defs/{k}"}} for k in kinds],
+    }
+
+
 def build_schema() -> Dict[str, Any]:
     """The JSON Schema (2020-12) of ``serialize.to_data`` output."""
     defs: Dict[str, Any] = {
@@ -97,10 +111,8 @@ def build_schema() -> Dict[str, Any]:
                                                             {"type": "integer", "minimum": 0}],
                            "items": False, "minItems": 2},
                           {"type": "null"}]},
-        "Expr": {"description": "An expression: a value computed while the game runs.",
-                 "oneOf": [{"$ref": f"#/$defs/{c.__name__}"} for c in typing.get_args(ir.Expr)]},
-        "Stmt": {"description": "A statement: one step of a rule.",
-                 "oneOf": [{"$ref": f"#/$defs/{c.__name__}"} for c in typing.get_args(ir.Stmt)]},
+        "Expr": _union("An expression: a value computed while the game runs.", ir.Expr),
+        "Stmt": _union("A statement: one step of a rule.", ir.Stmt),
     }
     for name, cls in sorted(_NODE_CLASSES.items()):
         if cls is ir.Pos or cls is ir.Ruleset:
@@ -185,6 +197,8 @@ def validate_data(data, locate=None) -> List[Tuple[str, Optional[int], Optional[
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     for e in _best_errors(errors):
         parts = list(e.absolute_path)
+        if e.validator == "enum" and parts and parts[-1] == "kind":
+            parts = parts[:-1]           # an unknown kind is a fault of the node
         line = col = None
         if locate is not None:
             line, col = locate(parts)
@@ -194,6 +208,11 @@ def validate_data(data, locate=None) -> List[Tuple[str, Optional[int], Optional[
 
 def _message(e) -> str:
     v = e.validator
+    path = list(e.absolute_path)
+    if v == "enum" and path and path[-1] == "kind":
+        return f"unknown node kind {e.instance!r}"
+    if v == "required" and "'kind'" in e.message:
+        return "a node needs a 'kind' (the name of its node type)"
     if v == "required":
         return e.message.replace("is a required property", "is missing (a required field)")
     if v == "additionalProperties":

@@ -4,6 +4,7 @@ and `rulelang validate` on broken documents."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import pathlib
 import random
@@ -161,8 +162,13 @@ def test_compiled_rulesets_validate_with_jsonschema(path):
 NP = RULESETS[0]
 
 
+@functools.lru_cache(maxsize=None)
+def _base_text():
+    return serialize.dumps(compiled(NP), "json")
+
+
 def base():
-    return json.loads(serialize.dumps(compiled(NP), "json"))
+    return json.loads(_base_text())
 
 
 def _table(doc, name):
