@@ -30,6 +30,7 @@ class Program:
         self.turn_stats = [s for s in rs.stats if s.scope == "turn"]
         self.global_stats = [s for s in rs.stats if s.scope == "global"]
         self.K = len(self.player_stats)
+        self.player_stat_names = [s.name for s in self.player_stats]
         self.pslot = {s.name: i for i, s in enumerate(self.player_stats)}
         self.gslot = {s.name: i for i, s in enumerate(self.global_stats)}
         self.stat_decl = {s.name: s for s in rs.stats}

@@ -324,8 +324,9 @@ class State:
         public piles, sizes only for decks and for others' hidden piles."""
         prog = self.prog
         players = []
+        names, K = prog.player_stat_names, prog.K
         for seat in range(self.n):
-            stats = {s.name: self.v[seat * prog.K + i] for i, s in enumerate(prog.player_stats)}
+            stats = dict(zip(names, self.v[seat * K:(seat + 1) * K]))
             piles = {}
             for name in prog.player_piles:
                 cards = self.piles[self._pile_index(name, seat)]
