@@ -284,8 +284,8 @@ def test_failures_reproduce():
 
 
 def test_workers_give_the_same_report():
-    a = small(games=6)
-    b = small(games=6, workers=2)
+    a = small(games=4)
+    b = small(games=4, workers=2)
     assert (a.games, a.moves, a.games_by_chance, a.ok) == (b.games, b.moves, b.games_by_chance, b.ok)
 
 
