@@ -2,7 +2,7 @@
 language, and run them with one generic interpreter.
 
     import rulelang
-    game = rulelang.load("rulesets/northpole.rules")
+    game = rulelang.load("mygame.rules")
     state = game.new_game(players=3, seed=7)
     while not state.is_over:
         state.apply(random.choice(state.legal_moves()))

@@ -150,8 +150,8 @@ class Checker:
             if not isinstance(s.initial, (ir.Num, ir.Bool, ir.NoneLit)) and not s.values:
                 scope = Scope(player=s.scope != "global",
                               no_rolls=_DECL_ROLL.format(what="a starting value"))
-                later = sorted((_names_in(s.initial) & set(self.stats)) - declared - {s.name})
-                if s.name in _names_in(s.initial):
+                later = sorted((ir.names_in(s.initial) & set(self.stats)) - declared - {s.name})
+                if s.name in ir.names_in(s.initial):
                     self.error(s.initial, f"the starting value of '{s.name}' uses '{s.name}' itself")
                 for name in later:
                     self.error(s.initial, f"the starting value of '{s.name}' uses '{name}', "
@@ -942,22 +942,6 @@ class _At:
         self.pos = pos
 
 
-def _names_in(e):
-    out = set()
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Name):
-            out.add(node.name)
-        for f in getattr(type(node), "__attrs_attrs__", ()):
-            v = getattr(node, f.name)
-            if isinstance(v, tuple):
-                stack.extend(x for x in v if hasattr(type(x), "__attrs_attrs__"))
-            elif hasattr(type(v), "__attrs_attrs__") and f.name != "pos":
-                stack.append(v)
-    return out
-
-
 class Scope:
     """What a statement can see: locals (with their types), whether a
     player is in scope, how many loops enclose it."""
@@ -1002,21 +986,6 @@ def check_all(rs: ir.Ruleset, limits: Optional[Limits] = None):
     return errors, c.warnings
 
 
-def _node_children(node):
-    for f in getattr(type(node), "__attrs_attrs__", ()):
-        if f.name == "pos":
-            continue
-        v = getattr(node, f.name)
-        if isinstance(v, tuple):
-            for x in v:
-                if hasattr(type(x), "__attrs_attrs__"):
-                    yield x
-                elif isinstance(x, tuple):      # e.g. a pair inside a tuple
-                    yield from (y for y in x if hasattr(type(y), "__attrs_attrs__"))
-        elif hasattr(type(v), "__attrs_attrs__"):
-            yield v
-
-
 def deepest(node, limit: int):
     """The first IR node nested more than ``limit`` levels below ``node``
     (statements, expressions and declarations each count as a level), or
@@ -1029,6 +998,6 @@ def deepest(node, limit: int):
         where = getattr(n, "pos", None) or where
         if depth > limit:
             return n if getattr(n, "pos", None) is not None else _At(where)
-        for child in _node_children(n):
+        for child in ir.children(n):
             stack.append((child, depth + 1, where))
     return None

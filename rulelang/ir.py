@@ -703,3 +703,36 @@ class Ruleset:
     source: str = attrs.field(default="", eq=False, repr=False)
     pos: Optional[Pos] = _pos()
     players_pos: Optional[Pos] = _pos()
+
+
+# ---------------------------------------------------------------- walking
+
+
+def children(node):
+    """The IR nodes directly inside ``node`` (fields, and nodes in tuple
+    fields), in field order; positions are not nodes."""
+    for f in getattr(type(node), "__attrs_attrs__", ()):
+        if f.name == "pos":
+            continue
+        v = getattr(node, f.name)
+        if isinstance(v, tuple):
+            for x in v:
+                if hasattr(type(x), "__attrs_attrs__"):
+                    yield x
+        elif hasattr(type(v), "__attrs_attrs__"):
+            yield v
+
+
+def walk(node):
+    """Every node in ``node``'s tree, itself first, without recursion."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(list(children(n))))
+
+
+def names_in(node):
+    """The names an expression reads (bare names and the stat of x.stat)."""
+    return {n.name for n in walk(node) if isinstance(n, (Name, Attr))}
+

@@ -168,7 +168,7 @@ class Program:
         for trig, code in zip(rs.triggers, trigger_codes):
             ctx = Ctx(self, code, f"whenever (line {trig.pos.line if trig.pos else '?'})")
             cond = ctx.expr(trig.cond)
-            for name in _stat_names(trig.cond):
+            for name in ir.names_in(trig.cond):
                 self.trigger_conds.setdefault(name, []).append((cond, code))
         for trig, code in zip(rs.triggers, trigger_codes):
             Ctx(self, code, self.code_names[code]).finish(trig.body)
@@ -301,30 +301,51 @@ class Program:
         raise ValueError("not a constant")
 
 
-def _stat_names(e):
-    """Names a trigger condition reads (so assignments to them are watched)."""
-    out = set()
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Name):
-            out.add(node.name)
-        elif isinstance(node, ir.Attr):
-            out.add(node.name)
-        for f in getattr(type(node), "__attrs_attrs__", ()):
-            if f.name == "pos":
-                continue
-            v = getattr(node, f.name)
-            if isinstance(v, tuple):
-                stack.extend(x for x in v if hasattr(type(x), "__attrs_attrs__"))
-            elif hasattr(type(v), "__attrs_attrs__"):
-                stack.append(v)
-    return out
-
-
 def _too_big(big):
     return RuleFault(f"a number went past {big}, the largest a rule may work out "
                      f"(Limits.max_number)")
+
+
+_GLOBALS = operator.attrgetter("g")   # globals, then each piece's state values
+_PLAYERS = operator.attrgetter("v")   # each player's stats
+
+
+def _keeper(lo, hi, big):
+    """fn(x) -> x within [lo, hi]; past max_number it is an error."""
+    def keep(x):
+        if isinstance(x, bool) or not isinstance(x, int):
+            return x
+        if lo is not None and x < lo:
+            return lo
+        if hi is not None and x > hi:
+            return hi
+        if not -big <= x <= big:
+            raise _too_big(big)
+        return x
+    return keep
+
+
+def _setter(op, values, index, value, keep, local=False):
+    """fn(st, fr) doing ``values(st)[index(fr)] op= value(st, fr)``, kept
+    by ``keep``; with ``local`` the place is the frame itself."""
+    if local:
+        def place(st, fr):
+            return fr
+    else:
+        def place(st, fr):
+            return values(st)
+    if op == "=":
+        def f(st, fr):
+            place(st, fr)[index(fr)] = keep(value(st, fr))
+    elif op == "+=":
+        def f(st, fr):
+            lst, i = place(st, fr), index(fr)
+            lst[i] = keep(lst[i] + value(st, fr))
+    else:
+        def f(st, fr):
+            lst, i = place(st, fr), index(fr)
+            lst[i] = keep(lst[i] - value(st, fr))
+    return f
 
 
 def _literal(e):
@@ -461,124 +482,34 @@ class Ctx:
             self.emit(O.Exec(self.where(s), fn))
 
     def assign_fn(self, s):
+        """fn(st, fr) carrying out ``target op value``: a local, a piece's
+        state value, a global or a player's stat, kept within its bounds
+        and within max_number."""
         value = self.expr(s.value)
         op = s.op
         t = s.target
-        big = self.prog.limits.max_number
-        if isinstance(t, ir.Attr) and t.obj in self.piece_locals:
-            index = self.piece_index(t.obj, t.name)
-            decl = self.prog.piece_sets[self.piece_locals[t.obj]].state[
-                self.prog.piece_slot[self.piece_locals[t.obj]][t.name]]
-            lo = None if decl.min is None else self.prog.const_value(decl.min)
-            hi = None if decl.max is None else self.prog.const_value(decl.max)
-
-            def keep(x):
-                if isinstance(x, bool) or not isinstance(x, int):
-                    return x
-                if lo is not None and x < lo:
-                    return lo
-                if hi is not None and x > hi:
-                    return hi
-                if not -big <= x <= big:
-                    raise _too_big(big)
-                return x
-            if op == "=":
-                def f(st, fr):
-                    st.g[index(fr)] = keep(value(st, fr))
-            elif op == "+=":
-                def f(st, fr):
-                    i = index(fr)
-                    st.g[i] = keep(st.g[i] + value(st, fr))
-            else:
-                def f(st, fr):
-                    i = index(fr)
-                    st.g[i] = keep(st.g[i] - value(st, fr))
-            return f
+        prog = self.prog
+        big = prog.limits.max_number
         if isinstance(t, ir.Name) and t.name in self.locals:
             slot = self.locals[t.name]
-            if op == "=":
-                def f(st, fr):
-                    fr[slot] = value(st, fr)
-            elif op == "+=":
-                def f(st, fr):
-                    r = fr[slot] + value(st, fr)
-                    if not -big <= r <= big:
-                        raise _too_big(big)
-                    fr[slot] = r
-            else:
-                def f(st, fr):
-                    r = fr[slot] - value(st, fr)
-                    if not -big <= r <= big:
-                        raise _too_big(big)
-                    fr[slot] = r
-            return f
-        decl = self.prog.stat_decl[t.name]
-        lo, hi = self.prog.bounds[t.name]
-        K = self.prog.K
-
-        def clamp(x):
-            if lo is not None and x < lo:
-                return lo
-            if hi is not None and x > hi:
-                return hi
-            return x
-        if lo is None and hi is None:
-            def clamp(x):  # noqa: F811
-                return x
-        if op != "=":
-            # += and -= on a stat open on a side: keep it within max_number.
-            if lo is None and hi is None:
-                def clamp(x):  # noqa: F811
-                    if -big <= x <= big:
-                        return x
-                    raise _too_big(big)
-            elif hi is None:
-                def clamp(x):  # noqa: F811
-                    if x < lo:
-                        return lo
-                    if x > big:
-                        raise _too_big(big)
-                    return x
-            elif lo is None:
-                def clamp(x):  # noqa: F811
-                    if x > hi:
-                        return hi
-                    if x < -big:
-                        raise _too_big(big)
-                    return x
-        if decl.scope == "global":
-            k = self.prog.gslot[t.name]
-            if op == "=":
-                def f(st, fr):
-                    st.g[k] = clamp(value(st, fr))
-            elif op == "+=":
-                def f(st, fr):
-                    st.g[k] = clamp(st.g[k] + value(st, fr))
-            else:
-                def f(st, fr):
-                    st.g[k] = clamp(st.g[k] - value(st, fr))
-            return f
-        k = self.prog.pslot[t.name]
+            return _setter(op, lambda st: None, lambda fr: slot, value, _keeper(None, None, big),
+                           local=True)
+        if isinstance(t, ir.Attr) and t.obj in self.piece_locals:
+            pset = self.piece_locals[t.obj]
+            decl = prog.piece_sets[pset].state[prog.piece_slot[pset][t.name]]
+            lo = None if decl.min is None else prog.const_value(decl.min)
+            hi = None if decl.max is None else prog.const_value(decl.max)
+            return _setter(op, _GLOBALS, self.piece_index(t.obj, t.name), value, _keeper(lo, hi, big))
+        lo, hi = prog.bounds[t.name]
+        keep = _keeper(lo, hi, big)
+        if prog.stat_decl[t.name].scope == "global":
+            k = prog.gslot[t.name]
+            return _setter(op, _GLOBALS, lambda fr: k, value, keep)
+        K, k = prog.K, prog.pslot[t.name]
         if isinstance(t, ir.Attr):
             pslot = self.locals[t.obj]
-
-            def index(fr):
-                return fr[pslot] * K + k
-        else:
-            def index(fr):
-                return fr[PLAYER] * K + k
-        if op == "=":
-            def f(st, fr):
-                st.v[index(fr)] = clamp(value(st, fr))
-        elif op == "+=":
-            def f(st, fr):
-                i = index(fr)
-                st.v[i] = clamp(st.v[i] + value(st, fr))
-        else:
-            def f(st, fr):
-                i = index(fr)
-                st.v[i] = clamp(st.v[i] - value(st, fr))
-        return f
+            return _setter(op, _PLAYERS, lambda fr: fr[pslot] * K + k, value, keep)
+        return _setter(op, _PLAYERS, lambda fr: fr[PLAYER] * K + k, value, keep)
 
     def s_Let(self, s):
         slot = self.local(s.name)
@@ -1091,19 +1022,6 @@ def _pieces_matching(ctx, pset, cond):
     return matching, slot
 
 
-def _children(node):
-    for f in getattr(type(node), "__attrs_attrs__", ()):
-        if f.name == "pos":
-            continue
-        v = getattr(node, f.name)
-        if isinstance(v, tuple):
-            for x in v:
-                if hasattr(type(x), "__attrs_attrs__"):
-                    yield x
-        elif hasattr(type(v), "__attrs_attrs__"):
-            yield v
-
-
 _STMT_TYPES = tuple(t for t in ir.Stmt.__args__)
 
 
@@ -1129,7 +1047,7 @@ def _rolls_in(e):
         if isinstance(node, (ir.Roll, ir.RollOff, ir.Pool)):
             found.append(node)
             continue
-        stack.extend(_children(node))
+        stack.extend(ir.children(node))
     found.reverse()
     return found
 
