@@ -138,12 +138,8 @@ class State:
                 found = op.moves(self, fr)
             except RulesetError:
                 raise
-            except RuleFault as e:
-                raise op.error(self, str(e)) from None
-            except RecursionError:
-                raise op.error(self, "the rules nest too deeply") from None
             except Exception as e:  # a fault inside a rule, reported with its place
-                raise op.error(self, f"{type(e).__name__}: {e}") from e
+                raise _fault(self, op, e) from e
             moves = [Move(label, player, prob, value) for label, prob, value in found]
             cached = self._moves = (moves, {m.label: m for m in moves})
         return cached
@@ -168,12 +164,8 @@ class State:
             go = op.resume(self, fr, found.value)
         except RulesetError:
             raise
-        except RuleFault as e:
-            raise op.error(self, str(e)) from None
-        except RecursionError:
-            raise op.error(self, "the rules nest too deeply") from None
         except Exception as e:  # a fault inside a rule, reported with its place
-            raise op.error(self, f"{type(e).__name__}: {e}") from e
+            raise _fault(self, op, e) from e
         if go:
             self._run()
         return self
@@ -477,20 +469,22 @@ class State:
                                          f"decision (an endless loop?)")
         except RulesetError:
             raise
-        except RecursionError:
-            if op is None:
-                raise
-            raise op.error(self, "the rules nest too deeply") from None
-        except RuleFault as e:
-            if op is None:
-                raise
-            raise op.error(self, str(e)) from None
         except Exception as e:
             if op is None:
                 raise
-            raise op.error(self, f"{type(e).__name__}: {e}") from e
+            raise _fault(self, op, e) from e
         if self.over is None:
             self.finish("no more turns")
+
+
+def _fault(st, op, e):
+    """The ``RulesetRuntimeError`` for exception ``e`` raised inside ``op``:
+    it names the rule, the file and the line."""
+    if isinstance(e, RuleFault):
+        return op.error(st, str(e))
+    if isinstance(e, RecursionError):
+        return op.error(st, "the rules nest too deeply")
+    return op.error(st, f"{type(e).__name__}: {e}")
 
 
 def _tuplify(x):
