@@ -22,6 +22,7 @@ MAX_POOL_OUTCOMES = DEFAULT.max_pool_outcomes   # dice x sides: the outcomes lis
 MAX_CARDS = DEFAULT.max_cards
 
 POOL = "pool of dice"
+CARD = "card"
 NUM, BOOL, PLAYER, TEXT, CARDS, ANY = "number", "yes/no value", "player", "word", "cards", "any"
 
 _FUNCS = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
@@ -43,7 +44,7 @@ class Checker:
         self.options: Dict[str, ir.Option] = {}
         self.phases: Dict[str, ir.Phase] = {}
         self.cards: set = set()
-        self.props: set = set()
+        self.props: Dict[str, set] = {}   # card property -> the kinds of its values
         self.enum_values: Dict[str, str] = {}
         self.used_rules: set = set()
         self.used_tables: set = set()
@@ -189,7 +190,10 @@ class Checker:
                     if p.name in props:
                         self.error(p, f"card '{card.name}' gives '{p.name}' twice")
                     props.add(p.name)
-                    self.props.add(p.name)
+                    kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}.get(type(p.value), ANY)
+                    if isinstance(p.value, ir.Name):
+                        self.words.add(p.value.name)
+                    self.props.setdefault(p.name, set()).add(kind)
         if total_cards > self.limits.max_cards:
             self.error(rs.decks[0], f"the decks hold {total_cards} cards; the limit is "
                                     f"{self.limits.max_cards}")
@@ -529,6 +533,24 @@ class Checker:
             self.expect(s.cond, inner.child(no_rolls=_WHERE_ROLL), BOOL, "a 'where' condition")
         self.loop_body(s.body, inner)
 
+    def s_ChooseCard(self, s, scope):
+        self.pile(s.pile, scope)
+        if not scope.player:
+            self.error(s, "a choice needs a player to make it, and no player is in scope here")
+        if s.cond is not None:
+            self.expect(s.cond, scope.child(no_rolls=_WHERE_ROLL, card=True), BOOL, "a 'where' condition")
+        self.name_ok(s, s.var, "a card variable")
+        scope.locals[s.var] = CARD
+
+    def s_ForEachCard(self, s, scope):
+        self.pile(s.pile, scope)
+        inner = scope.branch()
+        self.name_ok(s, s.var, "a card variable")
+        inner.locals[s.var] = CARD
+        if s.cond is not None:
+            self.expect(s.cond, inner.child(no_rolls=_WHERE_ROLL, card=True), BOOL, "a 'where' condition")
+        self.loop_body(s.body, inner)
+
     def s_ForEachPiece(self, s, scope):
         fields = self.piece_of(s, s.pieces)
         inner = scope.branch()
@@ -592,7 +614,7 @@ class Checker:
     def s_MoveCards(self, s, scope):
         if s.cards not in scope.locals:
             self.error(s, f"'{s.cards}' holds no chosen cards here{self.nearest(s.cards, scope.locals)}")
-        elif scope.locals[s.cards] not in (CARDS, ANY):
+        elif scope.locals[s.cards] not in (CARDS, CARD, ANY):
             self.error(s, f"'{s.cards}' holds a {scope.locals[s.cards]}, not cards")
         self.pile(s.source, scope)
         self.pile(s.dest, scope)
@@ -724,6 +746,8 @@ class Checker:
 
     def e_Name(self, e, scope):
         name = e.name
+        if scope.card and name in self.props:
+            return _one_kind(self.props[name])
         if scope.piece is not None and name in self.piece_fields.get(scope.piece, {}):
             return self.piece_fields[scope.piece][name][0]
         if name in scope.locals:
@@ -742,6 +766,13 @@ class Checker:
 
     def attr(self, e, scope, assigning=False):
         kind = scope.locals.get(e.obj)
+        if kind == CARD:
+            if assigning:
+                self.error(e, f"a card's '{e.name}' is printed on it and cannot change")
+            if e.name not in self.props:
+                self.error(e, f"no card has a '{e.name}'{self.nearest(e.name, self.props)}")
+                return ANY
+            return _one_kind(self.props[e.name])
         if isinstance(kind, str) and kind.startswith("piece:"):
             fields = self.piece_fields.get(kind[6:], {})
             if e.name not in fields:
@@ -854,6 +885,9 @@ class Checker:
     def e_SumCards(self, e, scope):
         if e.prop not in self.props:
             self.error(e, f"no card has a '{e.prop}'{self.nearest(e.prop, self.props)}")
+        elif self.props[e.prop] - {NUM, ANY}:
+            self.error(e, f"'sum of {e.prop}' needs numbers, but some cards give '{e.prop}' "
+                          f"a {' or '.join(sorted(self.props[e.prop] - {NUM, ANY}))}")
         self.pile(e.pile, scope)
         return NUM
 
@@ -931,8 +965,14 @@ def reserved_words():
         "size", "sum", "any", "highest", "lowest", "other", "not", "and", "or", "is",
         # statements
         "if", "else", "let", "stop", "test", "draw", "move", "choose", "skip", "end", "log",
-        "repeat", "while", "for", "may",
+        "repeat", "while", "for", "may", "card",
     }
+
+
+def _one_kind(kinds):
+    """The kind of a card property's values (any when they differ)."""
+    kinds = set(kinds) - {ANY}
+    return kinds.pop() if len(kinds) == 1 else ANY
 
 
 class _At:
@@ -946,8 +986,10 @@ class Scope:
     """What a statement can see: locals (with their types), whether a
     player is in scope, how many loops enclose it."""
 
-    def __init__(self, player, setup=False, turn=False, no_rolls=None, piece=None):
+    def __init__(self, player, setup=False, turn=False, no_rolls=None, piece=None, card=False):
         self.player = player
+        #: Whether a card is in scope (in a card 'where'): its properties are bare names.
+        self.card = card
         #: The piece set whose piece is in scope (in a piece 'where').
         self.piece = piece
         self.setup = setup
@@ -957,10 +999,10 @@ class Scope:
         #: Why a roll may not be made here (None: it may).
         self.no_rolls = no_rolls
 
-    def child(self, player: Optional[bool] = None, no_rolls=None, piece=None):
-        """The same locals, another player or a piece in scope (a 'where')."""
+    def child(self, player: Optional[bool] = None, no_rolls=None, piece=None, card=False):
+        """The same locals, another player, a piece or a card in scope (a 'where')."""
         c = Scope(self.player if player is None else player, self.setup, self.turn,
-                  no_rolls or self.no_rolls, piece or self.piece)
+                  no_rolls or self.no_rolls, piece or self.piece, card or self.card)
         c.locals = self.locals
         c.loops = self.loops
         return c
@@ -968,7 +1010,7 @@ class Scope:
     def branch(self):
         """A nested block: it sees the locals so far; those it makes stay
         inside it."""
-        c = Scope(self.player, self.setup, self.turn, self.no_rolls, self.piece)
+        c = Scope(self.player, self.setup, self.turn, self.no_rolls, self.piece, self.card)
         c.locals = dict(self.locals)
         c.loops = self.loops
         return c

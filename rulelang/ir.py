@@ -354,6 +354,31 @@ class ChoosePiece:
 
 
 @attrs.frozen
+class ChooseCard:
+    """The player in scope picks one card of a pile that meets ``cond`` (the
+    card in scope: its properties are bare names); ``var`` holds it, or
+    none, without a decision, when no card meets it."""
+
+    pile: PileRef
+    var: str
+    cond: Optional[Expr] = None
+    prompt: Optional[str] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ForEachCard:
+    """Runs ``body`` once for each card that is in the pile when the loop
+    starts and meets ``cond``, the card bound to ``var``."""
+
+    pile: PileRef
+    var: str
+    cond: Optional[Expr]
+    body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class RollOn:
     table: str
     pos: Optional[Pos] = _pos()
@@ -480,7 +505,8 @@ class Call:
 Stmt = Union[
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
     MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
-    Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece,
+    Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece, ChooseCard,
+    ForEachCard,
 ]
 
 # ---------------------------------------------------------------- declarations
@@ -511,8 +537,10 @@ class Const:
 
 @attrs.frozen
 class Prop:
+    """A card's property: a number, yes/no, none or a word."""
+
     name: str
-    value: int
+    value: Expr
     pos: Optional[Pos] = _pos()
 
 

@@ -434,3 +434,36 @@ def test_if_then_else_value():
     assert (s.stat("b", 0), s.stat("c", 0)) == (10, 20)
     with pytest.raises(rulelang.RulesetError, match="both must be of one kind"):
         game('per player { a 0 }\nturn { phase p { a = if a > 1 then 2 else no } }')
+
+
+def test_cards_with_words_and_single_card_choices():
+    """Card properties may be words; 'choose one card from PILE as c where …'
+    picks one card (copies are one move) and 'c.prop' reads it; 'for each
+    card in PILE as c where …' walks the cards the pile held at the start."""
+    g = game('per player { need 0  tally 0 }\n'
+             'deck main {\n Hunt1: action hunt, penguins 2, red yes\n Hunt2: action hunt, penguins 1\n'
+             ' Sled1: action sled\n Show x2: action entertain, item book\n}\n'
+             'pile hand per player\npile discard\n'
+             'turn { phase p {\n draw 4 from main to hand\n'
+             ' choose one card from hand as act where action is hunt "Action"\n'
+             ' need = act.penguins\n move act from hand to discard\n'
+             ' for each card in hand as rest where rest.action is not hunt { tally += 1; move rest from hand to discard }\n'
+             ' end game "done" } }', players="1..1")
+    s = g.new_game(chance="explicit")
+    for card in ("Hunt1", "Sled1", "Show", "Hunt2"):
+        s.apply(f"draw {card}")
+    assert labels(s) == ["Action: Hunt1", "Action: Hunt2"]
+    s.apply("Action: Hunt1")
+    assert (s.stat("need", 0), s.stat("tally", 0)) == (2, 2)
+    assert s.pile("hand", 0) == ["Hunt2"] and s.is_over
+
+
+def test_card_property_errors():
+    """Only numbers can be summed; printed properties cannot change."""
+    with pytest.raises(rulelang.RulesetError) as info:
+        game('per player { n 0 }\ndeck main { A: kind big  B: kind 3 }\npile hand per player\n'
+             'turn { phase p { n = sum of kind in hand; choose one card from hand as c; c.kind = 2; n = c.knd } }')
+    messages = [d.message for d in info.value.diagnostics]
+    assert "'sum of kind' needs numbers, but some cards give 'kind' a word" in messages
+    assert "a card's 'kind' is printed on it and cannot change" in messages
+    assert "no card has a 'knd' — did you mean 'kind'?" in messages

@@ -51,7 +51,9 @@ class Program:
                 self.card_names.append(card.name)
                 self.card_by_name.setdefault(card.name, cid)
                 for prop in card.props:
-                    self.card_props.setdefault(prop.name, {})[cid] = prop.value
+                    self.card_props.setdefault(prop.name, {})[cid] = _literal(prop.value)
+                    if isinstance(prop.value, ir.Name):
+                        self.enum_values.add(prop.value.name)
                 contents.extend([cid] * card.count)
             self.deck_contents[deck.name] = contents
         self.shared_piles = [d.name for d in rs.decks] + [p.name for p in rs.piles if not p.per_player]
@@ -387,6 +389,8 @@ class Ctx:
         self.loops = []   # stack of (breaks: [ops], work slots, restore slot)
         self.hoisted = {}
         self.piece_locals = {}   # local name -> piece set it holds
+        self.card_locals = set()  # locals that hold one card
+        self.card_scope = []     # slots of the card in scope in a 'where'
         self.piece_scope = []    # (piece set, slot) of the piece in scope in a 'where'
 
     # ------------------------------------------------------------ plumbing
@@ -546,6 +550,28 @@ class Ctx:
         j.target = len(self.code)
         self._close_loop()
 
+    def s_ChooseCard(self, s):
+        var = self.local(s.var)
+        self.card_locals.add(s.var)
+        pile = self.pile(s.pile)
+        self.card_scope.append(var)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        self.card_scope.pop()
+        self.emit(O.ChooseCardOp(self.where(s), pile, cond, var, s.prompt))
+
+    def s_ForEachCard(self, s):
+        var = self.local(s.var)
+        self.card_locals.add(s.var)
+        self.card_scope.append(var)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        self.card_scope.pop()
+        work = self.temp()
+        head = len(self.code)
+        op = self.emit(O.ForEachCardOp(self.where(s), work, var, self.pile(s.pile), cond))
+        self._loop_body(s.body, head, [work], None, s)
+        op.end = len(self.code)
+        self._close_loop()
+
     def s_ForEachPiece(self, s):
         var = self.local(s.var)
         self.piece_locals[s.var] = s.pieces
@@ -653,7 +679,10 @@ class Ctx:
 
         def move(st, fr):
             a = st.piles[src(st, fr)]
-            for c in fr[slot] or ():
+            cards = fr[slot]
+            if isinstance(cards, int):          # one card (from 'choose one card')
+                cards = (cards,)
+            for c in cards or ():
                 try:
                     a.remove(c)
                 except ValueError:
@@ -778,9 +807,17 @@ class Ctx:
             return lambda st, fr: None
         return lambda st, fr: None if fr[slot] is None else table[fr[slot]]
 
+    def card_field(self, slot, prop):
+        """fn(st, fr) -> property ``prop`` of the card in local ``slot``."""
+        values = self.prog.card_props.get(prop, {})
+        table = [values.get(i) for i in range(len(self.prog.card_names))]
+        return lambda st, fr: None if fr[slot] is None else table[fr[slot]]
+
     def e_Name(self, e):
         name = e.name
         prog = self.prog
+        if self.card_scope and name in prog.card_props:
+            return self.card_field(self.card_scope[-1], name)
         for pset, slot in reversed(self.piece_scope):
             if name in prog.piece_slot[pset] or name in prog.piece_attr[pset]:
                 return self.piece_field(pset, slot, name)
@@ -802,6 +839,8 @@ class Ctx:
         raise KeyError(name)
 
     def e_Attr(self, e):
+        if e.obj in self.card_locals:
+            return self.card_field(self.locals[e.obj], e.name)
         if e.obj in self.piece_locals:
             return self.piece_field(self.piece_locals[e.obj], self.locals[e.obj], e.name)
         slot = self.locals[e.obj]

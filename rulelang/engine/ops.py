@@ -614,6 +614,74 @@ class PoolOp(Op):
         return self.run(st, fr)
 
 
+class ChooseCardOp(Op):
+    """The player in scope picks one card of a pile that meets ``cond``
+    (each kind of card once: copies are alike); its id goes into ``slot``,
+    or none, without a decision, when no card meets it."""
+
+    __slots__ = ("pile", "cond", "slot", "prompt")
+    waits = True
+
+    def __init__(self, where, pile, cond, slot, prompt):
+        super().__init__(where)
+        self.pile, self.cond, self.slot, self.prompt = pile, cond, slot, prompt
+
+    def _kinds(self, st, fr):
+        probe = list(fr)
+        out = []
+        for c in sorted(set(st.piles[self.pile(st, fr)])):
+            probe[self.slot] = c
+            if self.cond is None or self.cond(st, probe):
+                out.append(c)
+        return out
+
+    def run(self, st, fr):
+        if not self._kinds(st, fr):
+            fr[self.slot] = None
+            fr[PC] += 1
+            return True
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        labels = st.prog.card_labels
+        prefix = f"{self.prompt}: " if self.prompt else ""
+        return [(prefix + labels[c], None, c) for c in self._kinds(st, fr)]
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        fr[self.slot] = data
+        st.note(fr[PLAYER], "choose", f"{self.prompt or 'choose'}: {st.prog.card_names[data]}", data)
+        fr[PC] += 1
+        return True
+
+
+class ForEachCardOp(Op):
+    """Step a ``for each card in PILE as c`` loop over the cards the pile
+    held when the loop started: local ``work`` holds (those cards, the
+    index of the next one)."""
+
+    __slots__ = ("work", "var", "pile", "cond", "end")
+
+    def __init__(self, where, work, var, pile, cond, end=None):
+        super().__init__(where)
+        self.work, self.var, self.pile, self.cond, self.end = work, var, pile, cond, end
+
+    def run(self, st, fr):
+        work = fr[self.work]
+        cards, i = work if work is not None else (tuple(st.piles[self.pile(st, fr)]), 0)
+        while i < len(cards):
+            fr[self.var] = cards[i]
+            i += 1
+            if self.cond is None or self.cond(st, fr):
+                fr[self.work] = (cards, i)
+                fr[PC] += 1
+                return True
+        fr[self.work] = None
+        fr[PC] = self.end
+        return True
+
+
 class ForEachPieceOp(Op):
     """Step a ``for each PIECES as x`` loop: local ``work`` holds the index
     of the next piece to look at; ``var`` receives each piece that meets

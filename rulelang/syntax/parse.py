@@ -366,7 +366,19 @@ class _ToIR(Transformer):
         return ir.Card(label, count, tuple(props), _pos(meta))
 
     def card_prop(self, meta, c):
-        return ir.Prop(str(c[0]), c[1].value, _pos(meta))
+        return ir.Prop(str(c[0]), c[1], _pos(meta))
+
+    def choose_card(self, meta, c):
+        pile, var, *rest = c
+        prompt = None
+        if rest and isinstance(rest[-1], Token) and rest[-1].type == "STRING":
+            prompt = _unquote(rest.pop())
+        return ir.ChooseCard(pile, str(var), rest[0] if rest else None, prompt, _pos(meta))
+
+    def for_each_card(self, meta, c):
+        pile, var, *rest = c
+        body = rest.pop()
+        return ir.ForEachCard(pile, str(var), rest[0] if rest else None, body, _pos(meta))
 
     def pieces_decl(self, meta, c):
         name, rest = c[0], list(c[1:])
