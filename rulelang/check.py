@@ -364,6 +364,17 @@ class Checker:
 
     def bodies(self):
         rs = self.rs
+        for dt in rs.draw_triggers:
+            if dt.deck not in self.decks:
+                self.error(dt, f"'on draw' needs a deck: there is no deck '{dt.deck}'"
+                               f"{self.nearest(dt.deck, self.decks)}")
+            scope = Scope(player=True)
+            self.name_ok(dt, dt.var, "a card variable")
+            scope.locals[dt.var] = CARD
+            if dt.cond is not None:
+                self.expect(dt.cond, scope.child(no_rolls=_WHERE_ROLL, card=True), BOOL,
+                            "a 'where' condition")
+            self.block(dt.body, scope)
         for trig in rs.triggers:
             self.expect(trig.cond, Scope(player=True, no_rolls=_DECL_ROLL.format(what="a 'whenever' condition")),
                         BOOL, "a 'whenever' condition")
@@ -532,6 +543,12 @@ class Checker:
         if s.cond is not None:
             self.expect(s.cond, inner.child(no_rolls=_WHERE_ROLL), BOOL, "a 'where' condition")
         self.loop_body(s.body, inner)
+
+    def s_MoveCard(self, s, scope):
+        if s.card not in self.cards:
+            self.error(s, f"there is no card '{s.card}'{self.nearest(s.card, self.cards)}")
+        self.pile(s.source, scope)
+        self.pile(s.dest, scope)
 
     def s_ChooseCard(self, s, scope):
         self.pile(s.pile, scope)

@@ -379,6 +379,17 @@ class ForEachCard:
 
 
 @attrs.frozen
+class MoveCard:
+    """``move card "The Ship Sinks" from events to main``: one copy of a
+    named card (it must be there)."""
+
+    card: str
+    source: PileRef
+    dest: PileRef
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class RollOn:
     table: str
     pos: Optional[Pos] = _pos()
@@ -506,7 +517,7 @@ Stmt = Union[
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
     MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
     Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece, ChooseCard,
-    ForEachCard,
+    ForEachCard, MoveCard,
 ]
 
 # ---------------------------------------------------------------- declarations
@@ -682,6 +693,19 @@ class Trigger:
 
 
 @attrs.frozen
+class DrawTrigger:
+    """``on draw from DECK as c where COND { ... }``: runs at once, for the
+    player in scope of the draw, each time a card meeting ``cond`` is drawn
+    from the deck; the draw then goes on."""
+
+    deck: str
+    var: str
+    cond: Optional[Expr]
+    body: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class Reroll:
     """After any die rolled during a turn, while ``cond`` holds, the turn's
     player may roll it again; ``cost`` runs for each reroll."""
@@ -722,6 +746,7 @@ class Ruleset:
     setup: Tuple[Stmt, ...] = ()
     turn: Optional[Turn] = None
     triggers: Tuple[Trigger, ...] = ()
+    draw_triggers: Tuple[DrawTrigger, ...] = ()
     reroll: Optional[Reroll] = None
     endings: Tuple[Ending, ...] = ()
     score: Tuple[ScoreItem, ...] = ()

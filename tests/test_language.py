@@ -467,3 +467,33 @@ def test_card_property_errors():
     assert "'sum of kind' needs numbers, but some cards give 'kind' a word" in messages
     assert "a card's 'kind' is printed on it and cannot change" in messages
     assert "no card has a 'knd' — did you mean 'kind'?" in messages
+
+
+def test_on_draw_and_moving_a_named_card():
+    """'on draw from DECK as c where …' runs as soon as such a card is drawn,
+    then the draw goes on; 'move card NAME from A to B' moves one copy of a
+    named card (here: only the first event of the turn is resolved, and it
+    shuffles another card into the deck)."""
+    g = game('per player { events 0 }\nper turn { resolved no }\n'
+             'deck main refills from discard {\n Work x3: kind job\n Storm: kind event\n Thaw: kind event\n}\n'
+             'deck reserve { Sinks: kind event }\npile hand per player\npile discard\n'
+             'on draw from main as ev where kind is event {\n move ev from hand to discard\n'
+             ' if not resolved { events += 1; resolved = yes; move card Sinks from reserve to main }\n}\n'
+             'turn { phase p {\n while size of hand < 2 { draw 1 from main to hand }\n end game "done" } }',
+             players="1..1")
+    s = g.new_game(chance="explicit")
+    s.apply("draw Storm")
+    assert s.pile("discard") == ["Storm"] and "Sinks" in s.pile("main") and s.pile("reserve") == []
+    for card in ("Thaw", "Work", "Work"):
+        s.apply(f"draw {card}")
+    assert s.pile("hand", 0) == ["Work", "Work"] and s.stat("events", 0) == 1
+    assert sorted(s.pile("discard")) == ["Storm", "Thaw"] and s.is_over
+
+
+def test_on_draw_needs_a_deck_and_move_card_a_card():
+    with pytest.raises(rulelang.RulesetError) as info:
+        game('per player { x 0 }\ndeck main { A x2 }\npile hand per player\n'
+             'on draw from mian as c { x += 1 }\nturn { phase p { move card B from main to hand } }')
+    messages = [d.message for d in info.value.diagnostics]
+    assert "'on draw' needs a deck: there is no deck 'mian' — did you mean 'main'?" in messages
+    assert "there is no card 'B'" in messages

@@ -174,6 +174,18 @@ class Program:
                 self.trigger_conds.setdefault(name, []).append((cond, code))
         for trig, code in zip(rs.triggers, trigger_codes):
             Ctx(self, code, self.code_names[code]).finish(trig.body)
+        # 'on draw' rules: code whose first local is the card drawn.
+        self.draw_hooks = {}      # deck name -> [(cond or None, code, nlocals)]
+        for dt in rs.draw_triggers:
+            code = self._new_code(f"on draw from {dt.deck} (line {dt.pos.line if dt.pos else '?'})")
+            ctx = Ctx(self, code, self.code_names[code])
+            slot = ctx.local(dt.var)
+            ctx.card_locals.add(dt.var)
+            ctx.card_scope.append(slot)
+            cond = ctx.expr(dt.cond) if dt.cond is not None else None
+            ctx.card_scope.pop()
+            ctx.finish(dt.body)
+            self.draw_hooks.setdefault(dt.deck, []).append((cond, code))
         if rs.reroll is not None:
             ctx = Ctx(self, None, "reroll")
             cond = ctx.expr(rs.reroll.cond)
@@ -661,7 +673,24 @@ class Ctx:
         self.emit(O.Exec(self.where(s), start))
         refill = self.prog.refill.get(s.source.name)
         refill_i = self.prog.pile_index.get(refill) if refill else None
-        self.emit(O.DrawOp(self.where(s), work, self.pile(s.source), self.pile(s.dest), refill_i))
+        op = self.emit(O.DrawOp(self.where(s), work, self.pile(s.source), self.pile(s.dest), refill_i))
+        op.hooks = tuple(self.prog.draw_hooks.get(s.source.name, ()))
+
+    def s_MoveCard(self, s):
+        src, dst = self.pile(s.source), self.pile(s.dest)
+        card = self.prog.card_by_name[s.card]
+        same = [i for i, n in enumerate(self.prog.card_names) if n == s.card]
+        op_holder = []
+
+        def move(st, fr):
+            a = st.piles[src(st, fr)]
+            for c in same:
+                if c in a:
+                    a.remove(c)
+                    st.piles[dst(st, fr)].append(c)
+                    return
+            raise op_holder[0].error(st, f"card {st.prog.card_names[card]} is not in {s.source.name}")
+        op_holder.append(self.emit(O.Exec(self.where(s), move)))
 
     def s_MoveAll(self, s):
         src, dst = self.pile(s.source), self.pile(s.dest)

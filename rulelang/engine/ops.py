@@ -299,15 +299,16 @@ class DrawOp(Op):
     mode each draw is a chance node (even from a deck of one kind of card,
     so that every draw can be forced the same way)."""
 
-    __slots__ = ("count", "src", "dst", "refill")
+    __slots__ = ("count", "src", "dst", "refill", "hooks")
     waits = True
 
-    def __init__(self, where, count, src, dst, refill):
+    def __init__(self, where, count, src, dst, refill, hooks=()):
         super().__init__(where)
         self.count = count
         self.src = src      # fn(st, fr) -> pile index
         self.dst = dst
         self.refill = refill  # pile index or None
+        self.hooks = hooks    # the deck's 'on draw' rules: (cond or None, code)
 
     def run(self, st, fr):
         piles = st.piles
@@ -331,7 +332,8 @@ class DrawOp(Op):
                 st.chance_record.append(draw_label(st, src[i]))
             # Take the card's first copy, as explicit mode does, so that both
             # modes leave the pile in the same order after the same draws.
-            self._take(st, fr, src, src.index(src[i]))
+            if self._take(st, fr, src, src.index(src[i])):
+                return True     # an 'on draw' rule runs first; the draw goes on after
 
     def _take(self, st, fr, src, i):
         card = src[i]
@@ -342,6 +344,13 @@ class DrawOp(Op):
         dst = self.dst(st, fr)
         public = "draws a card" if st.pile_hidden(dst) else None
         st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card, public)
+        for cond, code in self.hooks:
+            frame = [code, 0, fr[PLAYER]] + [None] * st.prog.nlocals[code]
+            frame[LOCALS] = card
+            if cond is None or cond(st, frame):
+                st.push(frame)
+                return True
+        return False
 
     def moves(self, st, fr):
         src = st.piles[self.src(st, fr)]
@@ -354,7 +363,8 @@ class DrawOp(Op):
     def resume(self, st, fr, data):
         st.clear_wait()
         src = st.piles[self.src(st, fr)]
-        self._take(st, fr, src, src.index(data))
+        if self._take(st, fr, src, src.index(data)):
+            return True
         return self.run(st, fr)
 
 

@@ -253,7 +253,7 @@ class _ToIR(Transformer):
     def start(self, meta, items):
         found = {}
         lists = {k: [] for k in ("stats", "consts", "decks", "piles", "pieces", "tables", "rules",
-                                 "options", "triggers", "endings", "score")}
+                                 "options", "triggers", "draw_triggers", "endings", "score")}
         singles = {}
         for kind, value, where in items:
             if kind in lists:
@@ -281,6 +281,7 @@ class _ToIR(Transformer):
             rules=tuple(lists["rules"]), options=tuple(lists["options"]),
             setup=singles.get("setup", ()), turn=singles.get("turn"),
             triggers=tuple(lists["triggers"]), reroll=singles.get("reroll"),
+            draw_triggers=tuple(lists["draw_triggers"]),
             endings=tuple(lists["endings"]), score=tuple(lists["score"]),
             winner=singles.get("winner", "highest"),
             filename=self.filename, source=self.source, pos=ir.Pos(1, 1),
@@ -490,6 +491,15 @@ class _ToIR(Transformer):
 
     def trigger_decl(self, meta, c):
         return ("triggers", ir.Trigger(c[0], c[1], _pos(meta)), meta)
+
+    def draw_trigger_decl(self, meta, c):
+        deck, var, *rest = c
+        body = rest.pop()
+        return ("draw_triggers", ir.DrawTrigger(str(deck), str(var), rest[0] if rest else None,
+                                                body, _pos(meta)), meta)
+
+    def move_card(self, meta, c):
+        return ir.MoveCard(_unquote(c[0]), c[1], c[2], _pos(meta))
 
     def reroll_decl(self, meta, c):
         return ("reroll", ir.Reroll(c[0], c[1], _pos(meta)), meta)
