@@ -124,7 +124,7 @@ def test_same_seed_and_moves_same_game():
 
 def test_different_seeds_differ():
     """The seed matters: two seeds give two different games."""
-    a = mid_game(seed=1, moves=0 + 30)
+    a = mid_game(seed=1, moves=30)
     b = mid_game(seed=2, moves=30)
     assert a != b
 
