@@ -118,11 +118,20 @@ def _summary(state, seat: Optional[int]) -> str:
     return "\n".join(lines)
 
 
-def cmd_play(args) -> int:
+def _game_or_report(path: str) -> Optional[Game]:
+    """The game in ``path``, or None after printing why it cannot load."""
     try:
-        game = _load_game(args.file)
+        return _load_game(path)
     except RulesetError as e:
         print(e.format(), file=sys.stderr)
+    except OSError as e:
+        print(f"{path}: cannot read: {e.strerror}", file=sys.stderr)
+    return None
+
+
+def cmd_play(args) -> int:
+    game = _game_or_report(args.file)
+    if game is None:
         return 1
     players = args.players or game.min_players
     robots = set()
@@ -191,10 +200,8 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    try:
-        game = _load_game(args.file)
-    except RulesetError as e:
-        print(e.format(), file=sys.stderr)
+    game = _game_or_report(args.file)
+    if game is None:
         return 1
     players = args.players or game.min_players
     endings = collections.Counter()

@@ -569,7 +569,19 @@ class Ctx:
         self.card_scope.append(var)
         cond = self.expr(s.cond) if s.cond is not None else None
         self.card_scope.pop()
-        self.emit(O.ChooseCardOp(self.where(s), pile, cond, var, s.prompt))
+
+        def matching(st, fr):
+            # Each kind of card once: copies are alike.
+            probe = list(fr)
+            out = []
+            for c in sorted(set(st.piles[pile(st, fr)])):
+                probe[var] = c
+                if cond is None or cond(st, probe):
+                    out.append(c)
+            return out
+        self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, c: st.prog.card_labels[c],
+                                  var, s.prompt or "choose a card",
+                                  prefix=f"{s.prompt}: " if s.prompt else ""))
 
     def s_ForEachCard(self, s):
         var = self.local(s.var)
@@ -601,7 +613,8 @@ class Ctx:
         var = self.local(s.var)
         self.piece_locals[s.var] = s.pieces
         matching, _ = _pieces_matching(self, s.pieces, s.cond)
-        self.emit(O.ChoosePieceOp(self.where(s), matching, self.prog.piece_names[s.pieces], var,
+        names = self.prog.piece_names[s.pieces]
+        self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, i: names[i], var,
                                   s.prompt or f"choose from {s.pieces}"))
 
     def s_ForEachPlayer(self, s):

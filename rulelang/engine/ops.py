@@ -624,48 +624,6 @@ class PoolOp(Op):
         return self.run(st, fr)
 
 
-class ChooseCardOp(Op):
-    """The player in scope picks one card of a pile that meets ``cond``
-    (each kind of card once: copies are alike); its id goes into ``slot``,
-    or none, without a decision, when no card meets it."""
-
-    __slots__ = ("pile", "cond", "slot", "prompt")
-    waits = True
-
-    def __init__(self, where, pile, cond, slot, prompt):
-        super().__init__(where)
-        self.pile, self.cond, self.slot, self.prompt = pile, cond, slot, prompt
-
-    def _kinds(self, st, fr):
-        probe = list(fr)
-        out = []
-        for c in sorted(set(st.piles[self.pile(st, fr)])):
-            probe[self.slot] = c
-            if self.cond is None or self.cond(st, probe):
-                out.append(c)
-        return out
-
-    def run(self, st, fr):
-        if not self._kinds(st, fr):
-            fr[self.slot] = None
-            fr[PC] += 1
-            return True
-        st.wait(WAIT_DECISION, fr[PLAYER])
-        return False
-
-    def moves(self, st, fr):
-        labels = st.prog.card_labels
-        prefix = f"{self.prompt}: " if self.prompt else ""
-        return [(prefix + labels[c], None, c) for c in self._kinds(st, fr)]
-
-    def resume(self, st, fr, data):
-        st.clear_wait()
-        fr[self.slot] = data
-        st.note(fr[PLAYER], "choose", f"{self.prompt or 'choose'}: {st.prog.card_names[data]}", data)
-        fr[PC] += 1
-        return True
-
-
 class ForEachCardOp(Op):
     """Step a ``for each card in PILE as c`` loop over the cards the pile
     held when the loop started: local ``work`` holds (those cards, the
@@ -717,17 +675,19 @@ class ForEachPieceOp(Op):
         return True
 
 
-class ChoosePieceOp(Op):
-    """The player in scope picks one of the pieces that meet a condition;
-    its index goes into ``slot`` (none, without a decision, when no piece
-    meets it)."""
+class ChooseOneOfOp(Op):
+    """The player in scope picks one of the things (pieces, or kinds of card
+    in a pile) that ``matching(st, fr)`` lists; it goes into ``slot`` — or
+    none, without a decision, when nothing matches.  ``label(st, x)`` names
+    a thing in the log; a move's label is ``prefix`` and that name."""
 
-    __slots__ = ("matching", "names", "slot", "prompt")
+    __slots__ = ("matching", "label", "slot", "prompt", "prefix")
     waits = True
 
-    def __init__(self, where, matching, names, slot, prompt):
+    def __init__(self, where, matching, label, slot, prompt, prefix=""):
         super().__init__(where)
-        self.matching, self.names, self.slot, self.prompt = matching, names, slot, prompt
+        self.matching, self.label, self.slot, self.prompt = matching, label, slot, prompt
+        self.prefix = prefix
 
     def run(self, st, fr):
         if not self.matching(st, fr):
@@ -738,12 +698,12 @@ class ChoosePieceOp(Op):
         return False
 
     def moves(self, st, fr):
-        return [(self.names[i], None, i) for i in self.matching(st, fr)]
+        return [(self.prefix + self.label(st, x), None, x) for x in self.matching(st, fr)]
 
     def resume(self, st, fr, data):
         st.clear_wait()
         fr[self.slot] = data
-        st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.names[data]}", self.names[data])
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.label(st, data)}", data)
         fr[PC] += 1
         return True
 
