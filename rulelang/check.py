@@ -193,6 +193,7 @@ class Checker:
                     kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}.get(type(p.value), ANY)
                     if isinstance(p.value, ir.Name):
                         self.words.add(p.value.name)
+                        self.word_clash(p, p.value.name)
                     self.props.setdefault(p.name, set()).add(kind)
         if total_cards > self.limits.max_cards:
             self.error(rs.decks[0], f"the decks hold {total_cards} cards; the limit is "
@@ -239,6 +240,9 @@ class Checker:
             for c in o.choices:
                 if c.label in labels:
                     self.error(c, f"option '{o.name}' offers '{c.label}' twice")
+                if c.cond is not None:
+                    self.error(c.cond, f"an option's choices are all offered: '{c.label}' "
+                                       f"cannot have an 'if'")
                 labels.add(c.label)
             if not o.choices:
                 self.error(o, f"option '{o.name}' offers no choices")
@@ -252,6 +256,11 @@ class Checker:
                                  | set(self.piece_sets)):
             node = self.stats.get(name) or self.consts.get(name)
             self.error(node, f"'{name}' names both a stat and a table, rule or pile")
+
+    def word_clash(self, node, word):
+        if word in self.stats or word in self.consts:
+            self.error(node, f"the word '{word}' is also the name of a stat or constant, "
+                             f"which a bare '{word}' would read instead")
 
     def piece_set(self, ps):
         """Declare a piece set: its state values, and the attributes its
@@ -269,6 +278,10 @@ class Checker:
             if st.values:
                 kind = TEXT
                 self.words.update(st.values)
+                for v in st.values:
+                    if v in self.stats or v in self.consts:
+                        self.error(st, f"the word '{v}' is also the name of a stat or constant, "
+                                       f"so '{st.name} is {v}' would read that instead")
             else:
                 kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY}.get(type(st.initial), ANY)
                 if kind is ANY and not isinstance(st.initial, ir.NoneLit):
@@ -289,6 +302,7 @@ class Checker:
                 kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}[type(v)]
                 if isinstance(v, ir.Name):
                     self.words.add(v.name)
+                    self.word_clash(prop, v.name)
                 if prop.name in fields and fields[prop.name][1]:
                     st = fields[prop.name][2]
                     want = fields[prop.name][0]
@@ -490,6 +504,8 @@ class Checker:
                         and s.value.name not in st.values and s.value.name not in scope.locals:
                     self.error(s.value, f"'{s.value.name}' is not one of the values of "
                                         f"'{t.name}': {', '.join(st.values)}")
+        if s.op == "+=" and target_type == POOL and value in (POOL, ANY):
+            return
         if s.op != "=" and target_type not in (NUM, ANY):
             self.error(s, f"'{s.op}' needs a number, but '{t.name}' is a {target_type}")
         if s.op != "=" and value not in (NUM, ANY):
@@ -497,6 +513,15 @@ class Checker:
         if s.op == "=" and target_type not in (ANY,) and value not in (ANY,) and value != target_type \
                 and not (target_type == PLAYER and value == "none"):
             self.error(s.value, f"'{t.name}' holds a {target_type}, not a {value}")
+
+    def s_Spend(self, s, scope):
+        self.expect(s.count, scope, NUM, "how many dice")
+        self.expect(s.value, scope, NUM, "the value compared with")
+        kind = scope.locals.get(s.pool)
+        if kind is None:
+            self.error(s, f"'{s.pool}' holds no dice here{self.nearest(s.pool, scope.locals)}")
+        elif kind not in (POOL, ANY):
+            self.error(s, f"'{s.pool}' holds a {kind}, not dice")
 
     def s_Let(self, s, scope):
         t = self.expr(s.value, scope)
@@ -649,6 +674,10 @@ class Checker:
             if c.label in labels:
                 self.error(c, f"the choice '{c.label}' is offered twice")
             labels.add(c.label)
+            if c.cond is not None:
+                self.expect(c.cond, scope.child(no_rolls="a choice's condition cannot roll dice: "
+                                                         "roll first, into a 'let'"),
+                            BOOL, "the condition of a choice")
             self.block(c.body, scope)
         if not s.choices:
             self.error(s, "'choose one' offers no choices")
@@ -668,7 +697,26 @@ class Checker:
             self.error(s, f"rows {s.low}..{s.high} are not rows of the d{t.sides} table '{t.name}'")
 
     def s_May(self, s, scope):
-        self.block(s.body, scope)
+        if not scope.player:
+            self.error(s, "a choice needs a player to make it, and no player is in scope here")
+        self.block(s.body, scope.branch())
+        self.block(s.orelse, scope.branch())
+
+    def s_PickPiece(self, s, scope):
+        fields = self.piece_of(s, s.pieces)
+        if s.cond is not None and fields is not None:
+            self.expect(s.cond, scope.child(no_rolls=_WHERE_ROLL, piece=s.pieces), BOOL,
+                        "a 'where' condition")
+        self.name_ok(s, s.var, "a piece variable")
+        scope.locals[s.var] = f"piece:{s.pieces}"
+
+    def s_ChooseNumber(self, s, scope):
+        if not scope.player:
+            self.error(s, "a choice needs a player to make it, and no player is in scope here")
+        self.expect(s.low, scope, NUM, "the lowest number")
+        self.expect(s.high, scope, NUM, "the highest number")
+        self.name_ok(s, s.var, "a chosen number")
+        scope.locals[s.var] = NUM
 
     def s_Skip(self, s, scope):
         if s.phase not in self.phases:
@@ -717,12 +765,13 @@ class Checker:
             return NUM
         if param.type == "player":
             return PLAYER
+        if param.type == "card":
+            return CARD
         if param.type in self.piece_sets:
             return f"piece:{param.type}"
         if report:
-            self.error(param, f"a parameter is a number, a player or a piece of a set, not "
-                              f"'{param.type}'"
-                              f"{self.nearest(param.type, set(self.piece_sets) | {'player', 'number'})}")
+            self.error(param, f"a parameter is a number, a player, a card or a piece of a set, "
+                              f"not '{param.type}'{self.nearest(param.type, set(self.piece_sets) | {'player', 'number', 'card'})}")
         return ANY
 
     # --------------------------------------------------------- expressions
@@ -820,10 +869,15 @@ class Checker:
                 if t not in (BOOL, ANY):
                     self.error(side, f"'{e.op}' joins yes/no values, not a {t}")
             return BOOL
+        if e.op == "+" and POOL in (a, b) and {a, b} <= {POOL, ANY}:
+            return POOL     # two pools of dice, put together
         for side, t in ((e.left, a), (e.right, b)):
             if t not in (NUM, ANY):
                 self.error(side, f"'{e.op}' needs numbers, not a {t}")
         return NUM
+
+    def e_NoDice(self, e, scope):
+        return POOL
 
     def e_Compare(self, e, scope):
         a, b = self.expr(e.left, scope), self.expr(e.right, scope)
@@ -982,7 +1036,7 @@ def reserved_words():
         "size", "sum", "any", "highest", "lowest", "other", "not", "and", "or", "is",
         # statements
         "if", "else", "let", "stop", "test", "draw", "move", "choose", "skip", "end", "log",
-        "repeat", "while", "for", "may", "card",
+        "repeat", "while", "for", "may", "card", "spend", "pick",
     }
 
 

@@ -240,6 +240,13 @@ class PoolCount:
 
 
 @attrs.frozen
+class NoDice:
+    """``no dice``: an empty pool, to gather dice into (``held = held + throw``)."""
+
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class PieceQuery:
     """``count crew where side is fresh``, ``none of crew where ...``,
     ``any of crew where ...``; inside ``cond`` the piece looked at is in
@@ -267,6 +274,7 @@ Expr = Union[
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
     PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
+    NoDice,
 ]
 
 # ---------------------------------------------------------------- statements
@@ -390,6 +398,19 @@ class MoveCard:
 
 
 @attrs.frozen
+class Spend:
+    """``spend 2 dice >= 4 from held``: take up to ``count`` dice that compare
+    so with ``value`` out of a pool (a local), those nearest the value
+    first, so the dice left are the most useful ones."""
+
+    count: "Expr"
+    op: str = _f("how each die compares", enum=["==", "!=", "<", "<=", ">", ">="])
+    value: "Expr" = _f("the value compared with")
+    pool: str = _f("the local holding the pool")
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class RollOn:
     table: str
     pos: Optional[Pos] = _pos()
@@ -442,8 +463,13 @@ class ChooseCards:
 
 @attrs.frozen
 class Choice:
+    """One labelled alternative of ``choose one`` (or of an option).  With
+    ``cond`` (``"Fetch" if any of supplies where …:``) it is offered only
+    while the condition holds."""
+
     label: str
     body: Tuple["Stmt", ...]
+    cond: Optional["Expr"] = None
     pos: Optional[Pos] = _pos()
 
 
@@ -476,8 +502,34 @@ class ChooseRow:
 
 @attrs.frozen
 class May:
+    """``may "prompt" { … } else { … }``: a yes/no decision."""
+
     prompt: str
     body: Tuple["Stmt", ...]
+    orelse: Tuple["Stmt", ...] = ()
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PickPiece:
+    """``pick one crew at random as man where …``: a chance draw of one of
+    the pieces meeting ``cond`` (none, without a draw, when nothing does)."""
+
+    pieces: str
+    var: str
+    cond: Optional["Expr"] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ChooseNumber:
+    """``choose a number from 0 to dogs as extra "Extra dice"``: the player in
+    scope picks a whole number in the range (none offered: ``low`` is taken)."""
+
+    low: "Expr"
+    high: "Expr"
+    var: str
+    prompt: Optional[str] = None
     pos: Optional[Pos] = _pos()
 
 
@@ -517,7 +569,7 @@ Stmt = Union[
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
     MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
     Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece, ChooseCard,
-    ForEachCard, MoveCard,
+    ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber,
 ]
 
 # ---------------------------------------------------------------- declarations

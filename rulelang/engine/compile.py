@@ -201,6 +201,8 @@ class Program:
                 ctx.local(param.name)
                 if param.type in self.piece_sets:
                     ctx.piece_locals[param.name] = param.type
+                elif param.type == "card":
+                    ctx.card_locals.add(param.name)
             ctx.finish(r.body)
         for t in rs.tables:
             self._build_table(t)
@@ -527,6 +529,21 @@ class Ctx:
             return _setter(op, _PLAYERS, lambda fr: fr[pslot] * K + k, value, keep)
         return _setter(op, _PLAYERS, lambda fr: fr[PLAYER] * K + k, value, keep)
 
+    def s_Spend(self, s):
+        slot = self.locals[s.pool]
+        count, value, cmp = self.expr(s.count), self.expr(s.value), _CMP[s.op]
+
+        def spend(st, fr):
+            n, v = count(st, fr), value(st, fr)
+            faces = fr[slot] or ()
+            if v is None or n is None or n <= 0:
+                return
+            fit = sorted((i for i, f in enumerate(faces) if cmp(f, v)),
+                         key=lambda i: (abs(faces[i] - v), faces[i]))[:n]
+            gone = set(fit)
+            fr[slot] = tuple(f for i, f in enumerate(faces) if i not in gone)
+        self.emit(O.Exec(self.where(s), spend))
+
     def s_Let(self, s):
         slot = self.local(s.name)
         f = self.expr(s.value)
@@ -750,7 +767,10 @@ class Ctx:
     def s_ChooseOne(self, s):
         choose = self.emit(O.ChooseOneOp(self.where(s), [c.label for c in s.choices], [],
                                          s.prompt or "choose"))
+        if any(c.cond is not None for c in s.choices):
+            choose.conds = [None if c.cond is None else self.expr(c.cond) for c in s.choices]
         self.choices(choose, s.choices)
+        choose.end = len(self.code)
 
     def s_ChooseOption(self, s):
         self.emit(O.CallOp(self.where(s), self.prog.option_code[s.option]))
@@ -779,7 +799,24 @@ class Ctx:
     def s_May(self, s):
         op = self.emit(O.MayOp(self.where(s), s.prompt))
         self.block(s.body)
-        op.target = len(self.code)
+        if s.orelse:
+            out = self.emit(O.Jump(self.where(s)))
+            op.target = len(self.code)
+            self.block(s.orelse)
+            out.target = len(self.code)
+        else:
+            op.target = len(self.code)
+
+    def s_PickPiece(self, s):
+        var = self.local(s.var)
+        self.piece_locals[s.var] = s.pieces
+        matching, _ = _pieces_matching(self, s.pieces, s.cond)
+        self.emit(O.PickPieceOp(self.where(s), matching, self.prog.piece_names[s.pieces], var))
+
+    def s_ChooseNumber(self, s):
+        var = self.local(s.var)
+        self.emit(O.ChooseNumberOp(self.where(s), self.expr(s.low), self.expr(s.high), var,
+                                   s.prompt or s.var))
 
     def s_Skip(self, s):
         name = s.phase
@@ -900,7 +937,10 @@ class Ctx:
         if e.op == "+":
             def add(st, fr):
                 r = a(st, fr) + b(st, fr)
-                if -big <= r <= big:
+                try:
+                    if -big <= r <= big:
+                        return r
+                except TypeError:       # two pools of dice (tuples) put together
                     return r
                 raise _too_big(big)
             return add
@@ -991,6 +1031,9 @@ class Ctx:
 
     def e_Pool(self, e):
         raise KeyError("a pool is made by its own op (hoisted)")
+
+    def e_NoDice(self, e):
+        return lambda st, fr: ()
 
     def e_PoolCount(self, e):
         slot = self.locals[e.pool]

@@ -477,9 +477,11 @@ def _multisets(kinds, have, low, high, most):
 class ChooseOneOp(Op):
     """The player in scope picks one of several labelled choices; each leads
     to its own code in this rule.  ``option`` names a setup option whose
-    answer may have been given to ``new_game``."""
+    answer may have been given to ``new_game``.  ``conds`` (when some
+    choices have an ``if``) says which are offered now; with none offered
+    there is no decision and play goes on at ``end``."""
 
-    __slots__ = ("labels", "targets", "prompt", "option")
+    __slots__ = ("labels", "targets", "prompt", "option", "conds", "end")
     waits = True
 
     def __init__(self, where, labels, targets, prompt, option=None):
@@ -488,17 +490,27 @@ class ChooseOneOp(Op):
         self.targets = targets
         self.prompt = prompt
         self.option = option
+        self.conds = None
+        self.end = None
+
+    def offered(self, st, fr):
+        if self.conds is None:
+            return range(len(self.labels))
+        return [i for i, c in enumerate(self.conds) if c is None or c(st, fr)]
 
     def run(self, st, fr):
         if self.option is not None:
             preset = st.preset_option(self.option, fr[PLAYER])
             if preset is not None:
                 return self._pick(st, fr, self.labels.index(preset))
+        if self.conds is not None and not self.offered(st, fr):
+            fr[PC] = self.end
+            return True
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
     def moves(self, st, fr):
-        return [(label, None, i) for i, label in enumerate(self.labels)]
+        return [(self.labels[i], None, i) for i in self.offered(st, fr)]
 
     def _pick(self, st, fr, i):
         st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.labels[i]}", self.labels[i])
@@ -571,7 +583,87 @@ class MayOp(Op):
         return True
 
 
+class ChooseNumberOp(Op):
+    """The player in scope picks a whole number from ``low`` to ``high``
+    (into ``slot``); an empty range gives ``low`` without a decision."""
+
+    __slots__ = ("low", "high", "slot", "prompt")
+    waits = True
+
+    def __init__(self, where, low, high, slot, prompt):
+        super().__init__(where)
+        self.low, self.high, self.slot, self.prompt = low, high, slot, prompt
+
+    def bounds(self, st, fr):
+        lo, hi = self.low(st, fr), self.high(st, fr)
+        if hi - lo + 1 > st.limits.max_choices:
+            raise RuleFault(f"{self.prompt}: {hi - lo + 1} numbers to choose from; the limit "
+                            f"is {st.limits.max_choices}")
+        return lo, hi
+
+    def run(self, st, fr):
+        lo, hi = self.bounds(st, fr)
+        if hi <= lo:
+            fr[self.slot] = lo
+            fr[PC] += 1
+            return True
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        lo, hi = self.bounds(st, fr)
+        return [(f"{self.prompt}: {n}", None, n) for n in range(lo, hi + 1)]
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        fr[self.slot] = data
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {data}", data)
+        fr[PC] += 1
+        return True
+
+
 # ---------------------------------------------------------------- control
+
+
+class PickPieceOp(Op):
+    """``pick one crew at random as man``: a chance draw among the pieces
+    ``matching(st, fr)`` lists (equally likely), into ``slot``; none
+    without a draw when nothing matches."""
+
+    __slots__ = ("matching", "names", "slot")
+    waits = True
+
+    def __init__(self, where, matching, names, slot):
+        super().__init__(where)
+        self.matching, self.names, self.slot = matching, names, slot
+
+    def run(self, st, fr):
+        found = self.matching(st, fr)
+        if len(found) > 1 and st.explicit:
+            st.wait(WAIT_CHANCE, None)
+            return False
+        if not found:
+            return self._take(st, fr, None)
+        i = found[rand_below(st, len(found))] if len(found) > 1 else found[0]
+        if st.chance_record is not None and len(found) > 1:
+            st.chance_record.append(f"draw {self.names[i]}")
+        return self._take(st, fr, i)
+
+    def _take(self, st, fr, i):
+        fr[self.slot] = i
+        if i is not None:
+            st.note(fr[PLAYER], "pick", f"draws {self.names[i]} at random", i)
+        fr[PC] += 1
+        return True
+
+    def moves(self, st, fr):
+        found = self.matching(st, fr)
+        p = Fraction(1, len(found))
+        return [(f"draw {self.names[i]}", p, i) for i in found]
+
+    def resume(self, st, fr, data):
+        st.clear_wait()
+        return self._take(st, fr, data)
 
 
 class PoolOp(Op):

@@ -462,7 +462,16 @@ class _ToIR(Transformer):
         return ("options", ir.Option(str(name), prompt, tuple(rest), _pos(meta)), meta)
 
     def choice_item(self, meta, c):
-        return ir.Choice(_unquote(c[0]), _stmts(c[1:]), _pos(meta))
+        rest = list(c[1:])
+        cond = None
+        if rest and isinstance(rest[0], list):          # ["if", condition]
+            cond = rest.pop(0)[1]
+        if len(rest) == 1 and isinstance(rest[0], tuple):   # "Label" { … }
+            rest = list(rest[0])
+        return ir.Choice(_unquote(c[0]), _stmts(rest), cond, _pos(meta))
+
+    def choice_cond(self, meta, c):
+        return ["if", c[0]]
 
     def setup_decl(self, meta, c):
         return ("setup", c[0], meta)
@@ -627,7 +636,14 @@ class _ToIR(Transformer):
         return ir.ChooseOne(prompt, tuple(c), _pos(meta))
 
     def may(self, meta, c):
-        return ir.May(_unquote(c[0]), c[1], _pos(meta))
+        return ir.May(_unquote(c[0]), c[1], c[2] if len(c) > 2 else (), _pos(meta))
+
+    def pick_piece(self, meta, c):
+        return ir.PickPiece(str(c[0]), str(c[1]), c[2] if len(c) > 2 else None, _pos(meta))
+
+    def choose_number(self, meta, c):
+        return ir.ChooseNumber(c[0], c[1], str(c[2]), _unquote(c[3]) if len(c) > 3 else None,
+                               _pos(meta))
 
     def if_stmt(self, meta, c):
         # cond body (cond body)* [body]
@@ -754,6 +770,12 @@ class _ToIR(Transformer):
 
     def pool(self, meta, c):
         return ir.Pool(c[0], self._num(c[1], 1), _pos(meta))
+
+    def no_dice(self, meta, c):
+        return ir.NoDice(_pos(meta))
+
+    def spend(self, meta, c):
+        return ir.Spend(c[0], str(c[1]), c[2], str(c[3]), _pos(meta))
 
     def count_pool(self, meta, c):
         return ir.PoolCount(str(c[0]), str(c[1]), c[2], _pos(meta))
