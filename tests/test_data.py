@@ -159,7 +159,7 @@ def test_compiled_rulesets_validate_with_jsonschema(path):
 
 # --------------------------------------------------------- broken documents
 
-NP = RULESETS[0]
+NP = ROOT / "rulesets" / "northpole.rules"
 
 
 @functools.lru_cache(maxsize=None)
