@@ -497,3 +497,95 @@ def test_on_draw_needs_a_deck_and_move_card_a_card():
     messages = [d.message for d in info.value.diagnostics]
     assert "'on draw' needs a deck: there is no deck 'mian' — did you mean 'main'?" in messages
     assert "there is no card 'B'" in messages
+
+
+def test_choices_with_conditions_are_offered_only_while_they_hold():
+    """A 'choose one' alternative with 'if' is offered only while its
+    condition holds; with none offered there is no decision at all."""
+    g = game('per player { gold 2  picks 0 }\n'
+             'turn { phase p {\n'
+             '  choose one "Spend" {\n'
+             '    "Buy" if gold >= 2 { gold -= 2; picks += 1 }\n'
+             '    "Beg" if gold == 0: gold += 1\n'
+             '  }\n'
+             '  choose one "Again" { "Buy" if gold >= 2: gold -= 2 }\n'
+             '  end game "done" } }')
+    s = g.new_game(players=1)
+    assert labels(s) == ["Buy"]
+    s.apply("Buy")
+    assert s.is_over and (s.stat("gold", 0), s.stat("picks", 0)) == (0, 1)
+
+
+def test_may_else_runs_on_no():
+    """'may … else' carries out the else part when the answer is no."""
+    g = game('per player { n 0 }\n'
+             'turn { phase p { while n < 5 { may "more" { n += 1 } else: stop }; end game "done" } }')
+    s = g.new_game(players=1)
+    s.apply("more: yes").apply("more: yes").apply("more: no")
+    assert s.is_over and s.stat("n", 0) == 2
+
+
+def test_choose_a_number():
+    """'choose a number from A to B' offers every whole number in the range;
+    an empty or one-number range decides nothing."""
+    g = game('per player { n 0  m 0 }\n'
+             'turn { phase p { choose a number from 1 to n + 3 as k "How many"; m = k\n'
+             '  choose a number from 5 to 2 as j "None"; n = j; end game "done" } }')
+    s = g.new_game(players=1)
+    assert labels(s) == ["How many: 1", "How many: 2", "How many: 3"]
+    s.apply("How many: 3")
+    assert s.is_over and (s.stat("m", 0), s.stat("n", 0)) == (3, 5)
+
+
+def test_pick_a_random_piece_is_a_fair_chance_node():
+    """'pick one … at random' is a chance node over the matching pieces,
+    equally likely; with one match it takes it without a draw."""
+    g = game('per player { n 0 }\n'
+             'pieces chits { state { out no } A: v 1  B: v 2  C: v 3 }\n'
+             'turn { phase p { pick one chits at random as c where not out; c.out = yes; n += c.v\n'
+             '  pick one chits at random as d where v == 3 and not out\n'
+             '  if d is none: n += 100\n'
+             '  end game "done" } }')
+    s = g.new_game(players=1, chance="explicit")
+    assert s.current_player == CHANCE
+    assert {(m.label, m.probability) for m in s.legal_moves()} == {
+        ("draw A", Fraction(1, 3)), ("draw B", Fraction(1, 3)), ("draw C", Fraction(1, 3))}
+    s.apply("draw C")
+    assert s.is_over and s.stat("n", 0) == 103
+    counts = {"A": 0, "B": 0, "C": 0}
+    for seed in range(300):
+        t = g.new_game(players=1, seed=seed)
+        counts["ABC"[t.stat("n", 0) % 100 - 1]] += 1
+    assert all(60 < c < 140 for c in counts.values()), counts
+
+
+def test_dice_gathered_and_spent():
+    """Pools join with '+', start from 'no dice', and 'spend' takes the dice
+    nearest the value first, never more than there are."""
+    g = game('per player { left 0  high 0 }\n'
+             'turn { phase p {\n'
+             '  let held = no dice\n'
+             '  held += roll 3 dice d6\n'
+             '  held = held + roll 2 dice d6\n'
+             '  spend 2 dice >= 4 from held\n'
+             '  left = size of held\n'
+             '  high = count of held >= 4\n'
+             '  spend 9 dice == 1 from held\n'
+             '  end game "done" } }')
+    s = g.new_game(players=1, chance="explicit")
+    for face in (6, 4, 1, 5, 2):
+        s.apply(f"roll {face}")
+    # 4 and 5 are spent (nearest 4), leaving 6, 1, 2
+    assert s.is_over and (s.stat("left", 0), s.stat("high", 0)) == (3, 1)
+
+
+def test_a_rule_can_take_a_card():
+    """A rule parameter of kind 'card' reads the card's properties."""
+    g = game('per player { food 0 }\n'
+             'deck d { Big: food 3 }\npile hand\n'
+             'rule eat (c: card) { food += c.food }\n'
+             'turn { phase p { draw 1 from d to hand\n'
+             '  choose one card from hand as top "Eat"; eat(top); end game "done" } }')
+    s = g.new_game(players=1)
+    s.apply("Eat: Big")
+    assert s.is_over and s.stat("food", 0) == 3
