@@ -730,7 +730,9 @@ class Checker:
         pass
 
     def s_Log(self, s, scope):
-        pass
+        for part in ir.log_parts(s.text, s.pos):
+            if not isinstance(part, str):
+                self.expr(part, scope)
 
     def s_Call(self, s, scope):
         if s.rule not in self.rules:

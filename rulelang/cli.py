@@ -103,6 +103,15 @@ def _load_game(path: str) -> Game:
 def _summary(state, seat: Optional[int]) -> str:
     view = state.view(seat)
     lines = [f"— round {view['round']} —"]
+    if view["globals"]:
+        lines.append("  " + " ".join(f"{k}={v}" for k, v in view["globals"].items()))
+    prog = state.prog
+    for pset, pieces in view["pieces"].items():
+        fields = list(prog.piece_slot[pset])
+        lines.append(f"  {pset}:")
+        for piece in pieces:
+            values = " ".join(f"{f}={piece[f]}" for f in fields)
+            lines.append(f"     {piece['name']}: {values}")
     for p in view["players"]:
         stats = " ".join(f"{k}={v}" for k, v in p["stats"].items())
         marker = "*" if p["seat"] == view["turn_player"] else " "

@@ -552,8 +552,31 @@ class EndGame:
 
 @attrs.frozen
 class Log:
+    """``log "…"``: a line for the game log; ``{name}`` or ``{man.field}`` in
+    the text is replaced by that value (see ``log_parts``)."""
+
     text: str
     pos: Optional[Pos] = _pos()
+
+
+_PLACEHOLDER = __import__("re").compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}")
+
+
+def log_parts(text: str, pos=None) -> list:
+    """A log text split into plain strings and the values named in braces
+    (``Name`` or ``Attr`` nodes, placed at ``pos``)."""
+    parts, at = [], 0
+    for m in _PLACEHOLDER.finditer(text):
+        if m.start() > at:
+            parts.append(text[at:m.start()])
+        if m.group(2):
+            parts.append(Attr(m.group(1), m.group(2), pos))
+        else:
+            parts.append(Name(m.group(1), pos))
+        at = m.end()
+    if at < len(text):
+        parts.append(text[at:])
+    return parts
 
 
 @attrs.frozen

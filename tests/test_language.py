@@ -589,3 +589,14 @@ def test_a_rule_can_take_a_card():
     s = g.new_game(players=1)
     s.apply("Eat: Big")
     assert s.is_over and s.stat("food", 0) == 3
+
+
+def test_log_lines_show_values_named_in_braces():
+    """'log' replaces {name} and {x.field} by their values: pieces and cards
+    by name, yes/no as words."""
+    g = game('per player { n 3  open yes }\n'
+             'pieces crew { state { side one of fresh, tired } A: id 1  B: id 2 }\n'
+             'turn { phase p { for each crew as man where id == 2 { man.side = tired\n'
+             '  log "{man} ({man.id}) is {man.side}; n={n}, open={open}" }; end game "done" } }')
+    s = g.new_game(players=1)
+    assert "B (2) is tired; n=3, open=yes" in [e.text for e in s.log]

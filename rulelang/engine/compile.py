@@ -832,11 +832,40 @@ class Ctx:
         self.emit(O.EndGameOp(self.where(s), s.ending))
 
     def s_Log(self, s):
-        text = s.text
+        parts = ir.log_parts(s.text, s.pos)
+        if all(isinstance(p, str) for p in parts):
+            text = s.text
 
-        def log(st, fr):
-            st.note(fr[PLAYER], "log", text, None)
+            def log(st, fr):
+                st.note(fr[PLAYER], "log", text, None)
+        else:
+            shown = [self.shown(p) for p in parts]
+
+            def log(st, fr):
+                st.note(fr[PLAYER], "log", "".join(f(st, fr) for f in shown), None)
         self.emit(O.Exec(self.where(s), log))
+
+    def shown(self, part):
+        """fn(st, fr) -> the text of one part of a log line: pieces and cards
+        by name, yes/no, none, numbers and words as they are."""
+        if isinstance(part, str):
+            return lambda st, fr: part
+        value = self.expr(part)
+        if isinstance(part, ir.Name) and part.name in self.piece_locals:
+            names = self.prog.piece_names[self.piece_locals[part.name]]
+        elif isinstance(part, ir.Name) and part.name in self.card_locals:
+            names = self.prog.card_names
+        else:
+            names = None
+
+        def show(st, fr):
+            v = value(st, fr)
+            if v is None:
+                return "none"
+            if v is True or v is False:
+                return "yes" if v else "no"
+            return names[v] if names is not None else str(v)
+        return show
 
     def s_Call(self, s):
         op = self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule]))
