@@ -769,11 +769,13 @@ class Checker:
             return PLAYER
         if param.type == "card":
             return CARD
+        if param.type == "word":
+            return TEXT
         if param.type in self.piece_sets:
             return f"piece:{param.type}"
         if report:
-            self.error(param, f"a parameter is a number, a player, a card or a piece of a set, "
-                              f"not '{param.type}'{self.nearest(param.type, set(self.piece_sets) | {'player', 'number', 'card'})}")
+            self.error(param, f"a parameter is a number, a player, a card, a word or a piece of a "
+                              f"set, not '{param.type}'{self.nearest(param.type, set(self.piece_sets) | {'player', 'number', 'card', 'word'})}")
         return ANY
 
     # --------------------------------------------------------- expressions
