@@ -93,7 +93,8 @@ def trigger(st, event, *, hand=(HAND_CARD,), rest=(FILLER,), discard=OLD_DISCARD
     the Event is resolved, the Event Deck's ``event_card`` goes to the
     Discards, and the state stops at the Event's first decision."""
     arrange(st, hand=hand, main=[event, *rest], discard=discard, **kw)
-    st.set_pile("events", [c for c in st.pile("events") if c != event])
+    st.set_pile("events", [c for c in st.pile("events") if c not in (event, event_card)]
+                + [event_card])
     play(st, "Draw the cards")
     draw(st, event, event_card)
     return st
@@ -223,16 +224,6 @@ def after_lifeboats(st, groups=None):
     return st
 
 
-def new_turn_after(event, *, men=None, **kw):
-    """A game in which ``event`` was resolved in turn 1 (with the default
-    answers), turn 1 played out, and turn 2 at its first decision."""
-    st = setup_game()
-    if men is not None:
-        arrange(st, groups={1: men}, dead=[n for n in CREW if n not in men])
-    trigger(st, event, **kw)
-    return st
-
-
 # ------------------------------------------------------------------ Progression
 
 def test_prog_01_camp_track_spaces_in_order():
@@ -253,7 +244,7 @@ def test_prog_01_camp_track_spaces_in_order():
     # Turn 2: the Lifeboats, everyone in the James Caird.
     trigger(st, "Lifeboats", hand=("01 Hunt 1 / Food P", "02 Sled / Heating"))
     board(st, JC)
-    run(st, *jc_alone(), *[6] * 4)
+    run(st, *jc_alone(9))
     after_lifeboats(st)
     seen.append((st.stat("camp"), st.stat("heat_needed"), st.stat("morale_needed")))
     finish_turn(st)
@@ -262,6 +253,8 @@ def test_prog_01_camp_track_spaces_in_order():
             hand=("01 Hunt 1 / Food P", "02 Sled / Heating", "05 Sled / Morale"),
             rest=("06 Entertain book / Food M",))
     play(st, *men[:5])
+    until(st, lambda s: HARD_NO in labels(s))
+    play(st, HARD_NO)
     seen.append((st.stat("camp"), st.stat("heat_needed"), st.stat("morale_needed")))
     assert seen == [("ocean_camp", 1, 13), ("patience_camp", 2, 15),
                     ("elephant_island", 2, 12), ("rescue", 2, 9)]
@@ -282,12 +275,12 @@ def test_prog_01_heat_threshold_read_from_camp_marker(event, blubber, passed):
     if event:
         trigger(st, event, hand=(heat,), rest=("05 Sled / Morale",))
         play(st, *blubber, HARD_NO)
+        draw(st, "05 Sled / Morale")
     else:
         start_turn_with(st, [heat, "05 Sled / Morale"])
+    assert st.pile("hand") == [heat, "05 Sled / Morale"]
     play(st, "Action: 05 Sled / Morale", f"Test: {heat}")   # no Dogs: the Sled fails
-    decline_auto_pass(st)
-    while st.current_player == CHANCE:                     # Exhaustion checks, if any
-        roll(st, 6)
+    finish_turn(st)                                        # McNish's auto-pass declined
     assert (man(st, "McNish")["side"] == "fresh") is passed
     assert (man(st, "Clark")["side"] == "fresh") is passed
 
@@ -434,16 +427,17 @@ def test_prog_08_three_card_hand_from_next_turn():
     assert st.stat("hand_size", 0) == 3
     three = ["05 Sled / Morale", "15 Entertain book / Morale", "07 Hunt 1 / Heating"]
     arrange(st, hand=[], main=three + ["08 Sled / Food PP"], discard=[])
+    revive(st, "Vincent", "Blackborow", "McNish", "Clark")   # the Penalty men in camp
     play(st, "Draw the cards")
     draw(st, *three)
     assert st.current_player == 0 and sorted(st.pile("hand")) == sorted(three)
-    fresh_before = man(st, "McNish")["side"]
-    # The Sled fails (no Dogs), the Morale Test passes (no decisions).
+    # The Sled fails (no Dogs: Vincent and Blackborow are Demoralized), the
+    # Morale Test passes on numbers.
     play(st, "Action: 05 Sled / Morale", "Test: 15 Entertain book / Morale")
     decline_auto_pass(st)
     assert labels(st) == list(UNPICKED)
     play(st, "Top man")
-    assert fresh_before == "fresh" and man(st, "McNish")["side"] == "demoralized"
+    assert man(st, "McNish")["side"] == "demoralized"
     assert man(st, "Clark")["side"] == "fresh"
     assert "07 Hunt 1 / Heating" in st.pile("discard") and st.pile("hand") == []
 
@@ -461,13 +455,19 @@ def test_prog_09_lifeboats_survived_moves_to_elephant_island():
 
 
 def test_prog_09_james_caird_lost_no_elephant_island():
-    """EN-PROG-09: if the James Caird is lost the men do not come through:
-    the game ends and the Camp Marker never reaches Elephant Island."""
-    st = boat_game(["Wild"])
-    board(st, JC)
-    run(st, "Rogue Wave", "Gale", "Gale", *[2, 2] * 3)
+    """EN-PROG-09: if the James Caird is lost the men do not come through,
+    even with the Dudley Docker safe: the game ends and the Camp Marker
+    never reaches Elephant Island."""
+    st = boat_game(ROWERS)
+    board(st, DD)                                        # Shackleton alone in the JC
+    run(st, "Ice Floes", "Heavy Swell", "Gale",
+        1,                                               # Day 1: JC
+        6, 6, 6, 6, "Heavy Swell", "Heavy Swell", "Rogue Wave", "Rogue Wave",   # DD: 4 done
+        1, 6, 1, 1, 1,                                   # Day 2: JC, DD (done)
+        1)                                               # Day 3: JC
+    assert done(st) == (0, 5, 0)
     assert st.is_over and st.result().ending == "The James Caird Lost at Sea"
-    assert st.stat("camp") != "elephant_island"
+    assert st.stat("camp") == "ocean_camp"
 
 
 def test_prog_10_regroup_freely_marker_to_group_one():
@@ -520,22 +520,26 @@ def test_prog_12_four_card_hand_two_penalties_of_choice():
     each of the two cards not picked costs one Penalty, the player choosing
     which: here the top man of one (McNish) and the bottom man of the other
     (Crean)."""
-    st = boat_game(ROWERS + ["McNish", "Hurley", "Clark", "Kerr"])
+    men = ROWERS + ["McNish", "Hurley", "Clark", "Vincent", "Blackborow"]
+    st = boat_game(men)
     board(st, JC)
-    run(st, *jc_alone(), *[6] * 8)
+    run(st, *jc_alone(10))
     after_lifeboats(st)
     draw(st, FILLER)
+    assert st.stat("hand_size", 0) == 2                  # this turn: still two
     finish_turn(st)
     assert st.stat("hand_size", 0) == 4
     four = ["05 Sled / Morale", "15 Entertain book / Morale",
             "07 Hunt 1 / Heating", "10 Hunt 1 / Morale"]   # 07: McNish/Clark; 10: Hurley/Crean
-    arrange(st, hand=[], main=four + ["08 Sled / Food PP"], discard=[], dogs=0, chippy=False,
-            fresh=["McNish", "Clark", "Hurley", "Crean"])
+    arrange(st, hand=[], main=four + ["08 Sled / Food PP"], discard=[])
+    revive(st, *men)
     play(st, "Draw the cards")
     draw(st, *four)
     assert sorted(st.pile("hand")) == sorted(four)
+    # The Sled fails (no Dogs: Vincent and Blackborow Demoralized); Wild
+    # passes the Morale Test (Elephant Island asks 12 Fresh men).
     play(st, "Action: 05 Sled / Morale", "Test: 15 Entertain book / Morale")
-    decline_auto_pass(st)
+    play(st, "Flip a man to pass the Test without Resources: yes", "Wild")
     assert labels(st) == list(UNPICKED)
     play(st, "Top man")
     assert labels(st) == list(UNPICKED)
@@ -555,14 +559,14 @@ def test_prog_13_voyage_five_men_sail():
     trigger(st, "Voyage of the James Caird")
     assert "Kerr" in labels(st) and "Wild" in labels(st) and "Clark" not in labels(st)
     five = ["Wild", "Kerr", "Crean", "McNish", "Worsley"]
-    for i, name in enumerate(five):
-        assert name in labels(st)
+    for name in five[:4]:
         play(st, name)
-        assert name not in labels(st) or i == 4
-    assert labels(st) == [HARD_NO, HARD_YES]            # no sixth man is asked for
+        assert name not in labels(st)
+    play(st, five[4])
+    assert labels(st) == [HARD_YES, HARD_NO]            # no sixth man is asked for
     for name in five:
         assert man(st, name)["place"] == "sailed" and man(st, name)["group"] == 0
-    assert "Kerr" not in group_of(st, 1) + group_of(st, 2) + group_of(st, 3)
+    assert man(st, "Clark")["place"] == "dead"
     assert st.result().scores[0] == score
 
 
@@ -610,13 +614,14 @@ def test_prog_15_reserve_untouched_until_voyage():
     assert sorted(st.pile("reserve")) == sorted(RESERVE)
 
 
-def voyage_then_next_turn(men=None):
+def voyage_then_next_turn():
     """Voyage of the James Caird resolved in turn 1 (five men sail), turn 1
-    played out; turn 2 at its first decision."""
+    played out with the default answers; turn 2 at its first decision."""
     st = setup_game()
     arrange(st, dogs=0, chippy=False)
     trigger(st, "Voyage of the James Caird")
-    play(st, "Orde-Lees", "Green", "Vincent", "McLeod", "McCarthy", HARD_NO)
+    play(st, "Orde-Lees", "Green", "McLeod", "McCarthy", "Holness", HARD_NO)
+    draw(st, FILLER)
     finish_turn(st)
     assert not st.is_over and st.stat("camp") == "rescue"
     return st
@@ -631,8 +636,8 @@ def test_prog_16_five_card_hand_three_penalties():
     five = ["05 Sled / Morale", "15 Entertain book / Morale", "07 Hunt 1 / Heating",
             "10 Hunt 1 / Morale", "12 Entertain book / Heating"]
     # unpicked: 07 McNish/Clark, 10 Hurley/Crean, 12 Hudson/Green(sailed)
-    arrange(st, hand=[], main=five + ["08 Sled / Food PP"], discard=[],
-            fresh=["McNish", "Clark", "Hurley", "Crean", "Hudson"])
+    arrange(st, hand=[], main=five + ["08 Sled / Food PP"], discard=[])
+    revive(st, "Vincent", "Blackborow", "McNish", "Clark", "Hurley", "Crean", "Hudson", "Wild")
     play(st, "Draw the cards")
     draw(st, *five)
     assert sorted(st.pile("hand")) == sorted(five)
@@ -653,9 +658,8 @@ def test_prog_17_no_die_for_shackleton_in_rescue():
     before = setup_game()
     start_turn_with(before, [HAND_CARD, FILLER], groups={1: ["Wild"]})
     play(before, f"Action: {HAND_CARD}", f"Test: {FILLER}", "Hunt without a weapon")
-    roll(before, 3)
-    assert before.current_player == CHANCE          # Shackleton's die
-    roll(before, 3)
+    roll(before, 3, 3)
+    assert last_pool(before) == (3, 3)              # Wild and Shackleton
     assert before.stat("successes") == 2
 
     st = voyage_then_next_turn()
@@ -664,7 +668,7 @@ def test_prog_17_no_die_for_shackleton_in_rescue():
     start_turn_with(st, hand, groups={1: ["Wild"]}, active_group=1)
     play(st, f"Action: {HAND_CARD}", f"Test: {FILLER}", "Hunt without a weapon")
     roll(st, 3)
-    assert st.current_player != CHANCE               # one die only
+    assert last_pool(st) == (3,)                     # Wild's die only
     assert st.stat("successes") == 0
 
 
@@ -676,12 +680,14 @@ def test_prog_18_rescue_no_reshuffle_game_ends_after_turn():
     st = voyage_then_next_turn()
     two = ["05 Sled / Morale", "15 Entertain book / Morale"]
     arrange(st, hand=[], main=two, discard=list(OLD_DISCARD))
+    revive(st, "Vincent", "Blackborow")
     play(st, "Draw the cards")
     draw(st, *two)
     assert st.pile("main") == [] and sorted(st.pile("discard")) == sorted(OLD_DISCARD)
-    assert not st.is_over and sorted(st.pile("hand")) == sorted(two)
+    assert st.current_player == 0 and sorted(st.pile("hand")) == sorted(two)
     play(st, "Action: 05 Sled / Morale", "Test: 15 Entertain book / Morale")
-    decline_auto_pass(st)
+    seen = finish_turn(st)
+    assert not any(l in UNPICKED for l in seen)
     assert st.is_over and st.result().ending == "Rescue"
     assert sorted(st.pile("discard")) == sorted([*OLD_DISCARD, *two])
 
@@ -744,7 +750,7 @@ def test_shuf_03_infirmary_men_recover_to_chosen_group():
     assert labels(st) == ["Group 1", "Group 3", "Group 4", "Group 5"]   # Hudson
     play(st, "Group 4")
     roll(st, 1)
-    assert labels(st) == ["Group 1", "Group 3", "Group 4", "Group 5"]   # Kerr
+    assert labels(st) == ["Group 1", "Group 3", "Group 5"]   # Kerr: Group 4 now full
     play(st, "Group 5")
     roll(st, 1)
     assert man(st, "Hudson")["place"] == "in_camp" and man(st, "Hudson")["group"] == 4
@@ -791,16 +797,19 @@ def test_shuf_05_hard_choice_offered_at_every_shuffle_until_in():
     arrange(st, hand=[], main=[FILLER], discard=list(OLD_DISCARD))
     play(st, "Draw the cards")
     draw(st, FILLER)
+    until(st, lambda s: HARD_NO in labels(s))          # any man leaving the Infirmary
     assert labels(st) == [HARD_YES, HARD_NO]
     play(st, HARD_YES)
     assert "The Hard Choice" in st.pile("main") and "The Hard Choice" not in st.pile("set_aside")
     draw(st, OLD_DISCARD[0])
     finish_turn(st)
-    # a third shuffle: no offer now
-    arrange(st, hand=[], main=[FILLER], discard=list(OLD_DISCARD))
+    # a third shuffle (The Hard Choice since drawn and discarded): no offer
+    arrange(st, hand=[], main=[FILLER], discard=[*OLD_DISCARD, "The Hard Choice"])
     play(st, "Draw the cards")
     draw(st, FILLER)
-    assert all(l.startswith("draw ") for l in labels(st))
+    seen = until(st, lambda s: s.current_player == CHANCE and labels(s)[0].startswith("draw"))
+    assert HARD_YES not in seen and HARD_NO not in seen
+    assert st.pile("discard") == []
 
 
 # ------------------------------------------------------------------ Lifeboats
@@ -827,28 +836,32 @@ def test_boat_01_lifeboat_deck_comes_in_with_the_event():
 def test_boat_02_every_man_boards_keeping_his_side():
     """EN-BOAT-02: each living man goes into the boat the player picks, on
     the side he was.  Reading: men in the Infirmary board too (Red), and
-    come back to the Infirmary afterwards."""
+    are back in the Infirmary when the boats come through."""
     st = boat_game(["Wild", "Worsley", "Hudson", "Crean"], demoralized=["Hudson"],
                    infirmary=["Kerr"])
-    boats = {"Wild": JC, "Worsley": DD, "Crean": JC, "Hudson": SW, "Kerr": DD}
-    asked = 0
+    boats = {"Wild": JC, "Worsley": DD, "Crean": JC, "Hudson": JC, "Kerr": JC}
+    asked = []
     for name in living(st):
         assert labels(st) == list(BOATS)
         play(st, boats[name])
-        asked += 1
-    assert asked == 5
+        asked.append(name)
+    assert sorted(asked) == sorted(boats)
     for name, b in boats.items():
         assert man(st, name)["boat"] == BOATS.index(b) + 1
     assert man(st, "Hudson")["side"] == "demoralized" and man(st, "Kerr")["side"] == "demoralized"
+    assert man(st, "Wild")["side"] == "fresh" and man(st, "Worsley")["side"] == "fresh"
+    assert [boat(st, b)["aboard"] for b in BOATS] == [5, 1, 0]   # with Shackleton's seat
+    # The James Caird (Shackleton, Wild, Crean: three dice) finishes on Day
+    # 2; the Dudley Docker (Worsley) does not.
+    run(st, "Heavy Swell", "Gale", "Gale",
+        6, 6, 6, "Heavy Swell", "Heavy Swell", "Rogue Wave",   # Day 1: JC 3 done
+        2,                                                      # DD
+        6, 6, 1, "Rogue Wave",                                  # Day 2: JC done
+        2, 2)                                                   # DD, Day 3: DD
+    assert man(st, "Kerr")["place"] == "infirmary" and man(st, "Kerr")["side"] == "demoralized"
+    assert man(st, "Hudson")["place"] == "in_camp" and man(st, "Hudson")["side"] == "demoralized"
     assert man(st, "Wild")["side"] == "fresh"
-    assert [boat(st, b)["aboard"] for b in BOATS] == [3, 2, 1]   # with Shackleton's seat
-    # Everyone finishes: JC (Shackleton, Wild, Crean: 3 dice a Day), DD
-    # (Worsley: 1), SW (Hudson, Red: none) on dice handed on.
-    run(st, "Heavy Swell", "Heavy Swell", "Heavy Swell",
-        6, 6, 6, "Rogue Wave", "Rogue Wave", "Bail Out",      # JC: 3 done
-        6, "Bail Out",                                        # DD: 1 done
-        "Bail Out",                                           # SW: 1 done (with no die?)
-        )
+    assert man(st, "Worsley")["place"] == "drowned"
 
 
 def test_boat_03_no_man_left_behind():
@@ -864,7 +877,6 @@ def test_boat_03_no_man_left_behind():
     assert count == 6
     assert labels(st)[0].startswith("draw")           # nothing else asked
     run(st, *jc_alone())
-    regroup(st, {})
     for name in ROWERS + ["Hudson"]:
         assert man(st, name)["place"] == "in_camp"
     assert man(st, "Kerr")["place"] == "infirmary"
@@ -876,8 +888,7 @@ def test_boat_04_boat_spaces_and_cargo():
     after ten of them, the Dudley Docker after ten more, and the Stancomb
     Wills keeps two empty spaces, which may carry a Dog and a Resource."""
     assert [GAME.prog.piece_attr["boats"]["spaces"][i] for i in range(3)] == [11, 10, 9]
-    st = setup_game()
-    arrange(st, groups={1: [], 2: []})                  # no change: all 27 alive
+    st = setup_game()                                    # all 27 men alive
     trigger(st, "Lifeboats")
     men = living(st)
     assert len(men) == 27
@@ -971,7 +982,7 @@ def test_boat_09_shackleton_always_fresh():
     for him every turn, even with only Red men (or no one else) aboard."""
     st = boat_game(["Wild", "Hudson"], demoralized=["Hudson"])
     board(st, {"Wild": SW, "Hudson": JC})
-    run(st, "Rogue Wave", "Rogue Wave", "Rogue Wave", *[2] * 6)
+    run(st, "Heavy Swell", "Heavy Swell", "Heavy Swell", *[2] * 6)
     assert [len(p) for p in pools(st)] == [1, 0, 1] * 3
 
 
@@ -1004,7 +1015,7 @@ def test_boat_10_matching_dice_complete_the_card(card, dice, completed):
     (Shackleton, Wild, Crean)."""
     st = boat_game(["Wild", "Crean"])
     board(st, JC)
-    draw(st, card, "Gale", "Gale")
+    draw(st, card, "Night Watch", "Night Watch")
     roll(st, *dice)
     assert done(st)[0] == (1 if completed else 0)
 
@@ -1024,7 +1035,8 @@ def test_boat_11_several_cards_in_one_turn():
     assert done(st) == (3, 0, 0)
     assert len(pools(st)) == 1                           # still the James Caird's turn
     draw(st, "Bail Out")                                 # its fourth card: no dice left
-    assert len(pools(st)) == 2                           # the Dudley Docker rolls next
+    assert done(st) == (3, 0, 0)
+    assert pools(st)[1:] == [(), ()]                      # the others' turns (no one aboard)
 
 
 def test_boat_12_unspent_dice_pass_on():
@@ -1060,18 +1072,21 @@ def test_boat_12_spent_dice_do_not_pass():
 
 
 def test_boat_13_finished_boat_passes_nothing_and_stops():
-    """EN-BOAT-13: a boat that has done its fifth card hands no dice on
-    (the James Caird's spare 6 is lost, so the Dudley Docker's Heavy Swell
-    is not done with it), and (reading) it takes no more turns."""
-    st = boat_game(ROWERS + ["Hussey", "Kerr"])
-    board(st, {**{n: JC for n in ROWERS + ["Hussey"]}, "Kerr": DD})
-    run(st, "Heavy Swell", "Heavy Swell", "Rogue Wave")
-    run(st, *[6] * 6, "Heavy Swell", "Heavy Swell", "Rogue Wave", "Bail Out")
+    """EN-BOAT-13: a boat that has done its fifth card hands no dice on:
+    the James Caird's eight 6s do its five cards (seven dice) and the spare
+    6 is lost, so the Dudley Docker's Heavy Swell is not done with it.
+    Reading: a finished boat takes no more turns (no more dice)."""
+    jc = ROWERS + ["Hussey", "Clark", "Hurley"]
+    st = boat_game(jc + ["Kerr"])
+    board(st, {**{n: JC for n in jc}, "Kerr": DD})
+    run(st, "Heavy Swell", "Heavy Swell", "Rogue Wave",
+        *[6] * 8, "Heavy Swell", "Rogue Wave", "Bail Out", "Bail Out")
     assert done(st) == (5, 0, 0)
     roll(st, 2)                                          # DD: Kerr's 2 alone
     assert done(st) == (5, 0, 0)
-    run(st, 2, 2, 2)                                     # Day 2: DD, then Day 3: DD
-    assert [len(p) for p in pools(st)] == [6, 1, 0, 1, 0, 1, 0]
+    run(st, 2, 2)                                        # Day 2: DD; Day 3: DD
+    assert [len(p) for p in pools(st)] == [8, 1, 0, 1, 0, 1, 0]
+    assert not st.is_over and boat(st, DD)["lost"]
 
 
 def test_boat_14_unfinished_boat_lost_at_sea():
@@ -1081,7 +1096,7 @@ def test_boat_14_unfinished_boat_lost_at_sea():
     st = boat_game(ROWERS + ["Hussey"], supply=["Book", "Pemmican 1"], dogs=2)
     board(st, {**{n: JC for n in ROWERS}, "Hussey": DD},
           cargo={"Dogs A": DD, "Dogs B": JC, "Book": DD, "Pemmican 1": JC})
-    run(st, *jc_alone(), 2, 2, 2, 2)                        # DD: Hussey's 2s do nothing
+    run(st, *jc_alone(), 2, 2, 2)                  # DD: Hussey's 2s do nothing, three Days
     assert boat(st, DD)["lost"] and not boat(st, JC)["lost"]
     assert man(st, "Hussey")["place"] == "drowned"
     assert animal(st, "Dogs A")["present"] is False
