@@ -395,6 +395,23 @@ def test_prog_06_ocean_camp_stays_until_then():
     assert supply(st, "Medical Supplies 1")["at"] == "on_ocean_camp"
 
 
+def test_prog_06_ocean_camp_can_be_sledded_until_then():
+    """EN-PROG-06: while Patience Camp is the Active Event the Ocean Camp
+    card is still in play: a Sled reward fetches a Resource from it."""
+    st = setup_game()
+    arrange(st, on_ocean_camp=["Book"], active=["Patience Camp"])
+    for name in SUPPLIES:                                 # The Endurance is gone
+        if supply(st, name)["at"] == "on_endurance":
+            st.set_piece("supplies", name, "at", "removed")
+    start_turn_with(st, ["02 Sled / Heating", FILLER], groups={1: ["Wild"]}, dogs=1)
+    play(st, "Action: 02 Sled / Heating", f"Test: {FILLER}", "Extra dice for the Dogs: 0")
+    roll(st, 6, 6)                                         # Wild and Shackleton
+    play(st, "Fetch a Resource from The Endurance or Ocean Camp")
+    assert labels(st) == ["Book"]
+    play(st, "Book")
+    assert supply(st, "Book")["at"] == "in_supply"
+
+
 def test_prog_07_patience_camp_moves_marker_and_shuffles_lifeboats():
     """EN-PROG-07: resolving Patience Camp moves the Camp Marker to
     Patience Camp and shuffles Lifeboats, the Event Deck's card and all the
@@ -488,6 +505,24 @@ def test_prog_10_regroup_freely_marker_to_group_one():
     assert group_of(st, 3) == sorted(CREWS[SW][3:])
     assert group_of(st, 1) == []
     assert st.stat("active_group") == 1
+
+
+def test_prog_10_turn_in_progress_goes_on_as_group_one():
+    """EN-PROG-10: reading: the turn in which the boats came through goes on
+    as Group 1's (its Hunt rolls for Group 1's two men and Shackleton: three
+    dice), and the marker moves on from there to Group 2."""
+    st = boat_game(ROWERS, active_group=3)
+    board(st, JC)
+    run(st, *jc_alone())
+    regroup(st, {"Wild": 1, "Worsley": 1, "Greenstreet": 3, "Crean": 3})
+    play(st, HARD_NO)
+    draw(st, FILLER)
+    assert st.stat("active_group") == 1
+    play(st, f"Action: {HAND_CARD}", f"Test: {FILLER}", "Hunt without a weapon")
+    roll(st, 6, 6, 6)
+    assert last_pool(st) == (6, 6, 6) and st.current_player == 0
+    finish_turn(st)
+    assert st.stat("active_group") == 2
 
 
 def test_prog_10_group_space_limit_when_regrouping():
@@ -832,7 +867,6 @@ def test_boat_01_lifeboat_deck_comes_in_with_the_event():
     assert len(st.pile("lifeboat_deck")) == 15
 
 
-
 def test_boat_02_every_man_boards_keeping_his_side():
     """EN-BOAT-02: each living man goes into the boat the player picks, on
     the side he was.  Reading: men in the Infirmary board too (Red), and
@@ -1018,6 +1052,19 @@ def test_boat_10_matching_dice_complete_the_card(card, dice, completed):
     draw(st, card, "Night Watch", "Night Watch")
     roll(st, *dice)
     assert done(st)[0] == (1 if completed else 0)
+
+
+def test_boat_10_lowest_fitting_dice_spent():
+    """EN-BOAT-10: reading: a card is paid with the lowest dice that fit,
+    so the James Caird's Row Hard takes its two 4s and the 6 goes on to
+    finish the Dudley Docker's Rogue Wave (no one aboard to roll)."""
+    st = boat_game(["Wild", "Crean"])
+    board(st, JC)
+    draw(st, "Row Hard", "Rogue Wave", "Night Watch")
+    roll(st, 6, 4, 4)
+    assert done(st) == (1, 0, 0)
+    draw(st, "Ice Floes")                                # JC's next: the 6 alone won't do
+    assert done(st) == (1, 1, 0)
 
 
 def test_boat_11_several_cards_in_one_turn():
