@@ -259,7 +259,8 @@ class Program:
             name = table.name
 
             def note(st, fr, label=label, name=name):
-                st.note(fr[PLAYER], "row", f"{name}: {label}", label)
+                if st.logging:
+                    st.note(fr[PLAYER], "row", f"{name}: {label}", label)
             ctx.emit(O.Exec(ctx.where(row), note))
             ctx.block(row.body)
             j = O.Jump(ctx.where(row))
@@ -677,9 +678,10 @@ class Ctx:
             passed = cmp(roll, t)
             margin = roll - t if under else t - roll
             st.test = (passed, margin)
-            st.note(fr[PLAYER], "test",
-                    f"test of {what} ({t}): rolled {roll}, {'passed' if passed else 'failed'}"
-                    f"{'' if passed else f' by {margin}'}", (what, roll, t, passed, margin))
+            if st.logging:
+                st.note(fr[PLAYER], "test",
+                        f"test of {what} ({t}): rolled {roll}, {'passed' if passed else 'failed'}"
+                        f"{'' if passed else f' by {margin}'}", (what, roll, t, passed, margin))
         self.emit(O.Exec(self.where(s), judge))
 
     def pile(self, ref):
@@ -837,12 +839,14 @@ class Ctx:
             text = s.text
 
             def log(st, fr):
-                st.note(fr[PLAYER], "log", text, None)
+                if st.logging:
+                    st.note(fr[PLAYER], "log", text, None)
         else:
             shown = [self.shown(p) for p in parts]
 
             def log(st, fr):
-                st.note(fr[PLAYER], "log", "".join(f(st, fr) for f in shown), None)
+                if st.logging:
+                    st.note(fr[PLAYER], "log", "".join(f(st, fr) for f in shown), None)
         self.emit(O.Exec(self.where(s), log))
 
     def shown(self, part):
@@ -1211,4 +1215,20 @@ def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
     prog = Program(rs, limits)
     for late in prog.__dict__.pop("_late", []):
         late()
+    for code in prog.codes:
+        _fuse(code)
     return prog
+
+
+def _fuse(code):
+    """Let the first of a run of straight-line ops (``Exec``) carry out the
+    whole run in one step.  The others stay where they are, so a jump into
+    the middle of the run still finds its op."""
+    i = 0
+    while i < len(code):
+        j = i
+        while j < len(code) and type(code[j]) is O.Exec:
+            j += 1
+        if j - i >= 2:
+            code[i] = O.ExecRun(code[i:j])
+        i = max(j, i + 1)

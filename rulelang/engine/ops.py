@@ -82,6 +82,41 @@ class Exec(Op):
         return True
 
 
+class ExecRun(Op):
+    """Several ``Exec`` ops in a row, carried out in one step; a fault is
+    reported at the op it happened in."""
+
+    __slots__ = ("fns", "ops")
+
+    def __init__(self, ops):
+        super().__init__(ops[0].where)
+        self.ops = tuple(ops)
+        self.fns = tuple(op.fn for op in ops)
+
+    def run(self, st, fr):
+        k = 0
+        try:
+            for fn in self.fns:
+                fn(st, fr)
+                k += 1
+        except RulesetRuntimeError:
+            raise
+        except Exception as e:
+            raise fault(st, self.ops[k], e) from e
+        fr[PC] += k
+        return True
+
+
+def fault(st, op, e):
+    """The ``RulesetRuntimeError`` for exception ``e`` raised inside ``op``:
+    it names the rule, the file and the line."""
+    if isinstance(e, RuleFault):
+        return op.error(st, str(e))
+    if isinstance(e, RecursionError):
+        return op.error(st, "the rules nest too deeply")
+    return op.error(st, f"{type(e).__name__}: {e}")
+
+
 class Jump(Op):
     __slots__ = ("target",)
 
@@ -188,7 +223,8 @@ class RollOp(Op):
 
     def got(self, st, fr, value):
         fr[self.slot] = value
-        st.note(fr[PLAYER], "roll", f"{self.why}: rolled {value}", value)
+        if st.logging:
+            st.note(fr[PLAYER], "roll", f"{self.why}: rolled {value}", value)
         rr = st.prog.reroll
         if rr is not None and st.turn_player is not None and rr[0](st, [None, 0, st.turn_player]):
             st.wait(WAIT_DECISION, st.turn_player)
@@ -208,10 +244,12 @@ class RollOp(Op):
             st.rerolling = False
             st.clear_wait()
             if data == "keep":
-                st.note(st.turn_player, "keep", f"keeps the {fr[self.slot]}", fr[self.slot])
+                if st.logging:
+                    st.note(st.turn_player, "keep", f"keeps the {fr[self.slot]}", fr[self.slot])
                 fr[PC] += 1
                 return True
-            st.note(st.turn_player, "reroll", f"rerolls the {fr[self.slot]}", None)
+            if st.logging:
+                st.note(st.turn_player, "reroll", f"rerolls the {fr[self.slot]}", None)
             st.prog.reroll[1](st, [None, 0, st.turn_player])
             return self.run(st, fr)
         st.clear_wait()
@@ -259,7 +297,8 @@ class RollOffOp(Op):
                 if len(best) == 1:
                     fr[self.slot] = best[0]
                     fr[self.work] = None
-                    st.note(best[0], "roll-off", f"P{best[0]} wins the roll-off", best[0])
+                    if st.logging:
+                        st.note(best[0], "roll-off", f"P{best[0]} wins the roll-off", best[0])
                     fr[PC] += 1
                     return True
                 work = (best, ())
@@ -280,7 +319,8 @@ class RollOffOp(Op):
 
     def _add(self, st, fr, value):
         contenders, rolls = fr[self.work]
-        st.note(contenders[len(rolls)], "roll", f"P{contenders[len(rolls)]} rolls {value} for the roll-off", value)
+        if st.logging:
+            st.note(contenders[len(rolls)], "roll", f"P{contenders[len(rolls)]} rolls {value} for the roll-off", value)
         fr[self.work] = (contenders, rolls + (value,))
 
     def moves(self, st, fr):
@@ -320,7 +360,8 @@ class DrawOp(Op):
             if not src and self.refill is not None and piles[self.refill]:
                 src.extend(piles[self.refill])
                 piles[self.refill].clear()
-                st.note(fr[PLAYER], "shuffle", "the discards are shuffled into a new deck", None)
+                if st.logging:
+                    st.note(fr[PLAYER], "shuffle", "the discards are shuffled into a new deck", None)
             if not src:
                 fr[self.count] = 0
                 continue
@@ -339,11 +380,14 @@ class DrawOp(Op):
         card = src[i]
         src[i] = src[-1]
         src.pop()
-        st.piles[self.dst(st, fr)].append(card)
-        fr[self.count] -= 1
         dst = self.dst(st, fr)
-        public = "draws a card" if st.pile_hidden(dst) else None
-        st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card, public)
+        st.piles[dst].append(card)
+        fr[self.count] -= 1
+        if st.logging:
+            public = "draws a card" if st.pile_hidden(dst) else None
+            st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card, public)
+        if not self.hooks:
+            return False
         for cond, code in self.hooks:
             frame = [code, 0, fr[PLAYER]] + [None] * st.prog.nlocals[code]
             frame[LOCALS] = card
@@ -376,12 +420,13 @@ class ChooseCardsOp(Op):
     pile; the choice (a tuple of card ids) goes into ``slot``.  Cards of the
     same kind are interchangeable, so the moves are distinct multisets."""
 
-    __slots__ = ("low", "high", "pile", "slot", "prompt")
+    __slots__ = ("low", "high", "pile", "slot", "prompt", "cache")
     waits = True
 
     def __init__(self, where, low, high, pile, slot, prompt):
         super().__init__(where)
         self.low, self.high, self.pile, self.slot, self.prompt = low, high, pile, slot, prompt
+        self.cache = {}     # (sorted pile, low, high) -> moves: hands repeat, so do their choices
 
     def run(self, st, fr):
         st.wait(WAIT_DECISION, fr[PLAYER])
@@ -389,13 +434,23 @@ class ChooseCardsOp(Op):
 
     def moves(self, st, fr):
         cards = st.piles[self.pile(st, fr)]
+        key = (tuple(sorted(cards)), self.low(st, fr), self.high(st, fr))
+        found = self.cache.get(key)
+        if found is None:
+            found = self._moves(st, cards, key[1], key[2])
+            if len(self.cache) >= 4096:
+                self.cache.clear()
+            self.cache[key] = found
+        return found
+
+    def _moves(self, st, cards, low, high):
         have = {}
         for c in cards:
             have[c] = have.get(c, 0) + 1
         kinds = sorted(have)
         # Asked for more cards than the pile holds: take them all.
-        high = max(0, min(len(cards), self.high(st, fr)))
-        low = min(max(0, self.low(st, fr)), high)
+        high = max(0, min(len(cards), high))
+        low = min(max(0, low), high)
         names = st.prog.card_labels
         prompt = self.prompt
         most = st.limits.max_choices
@@ -411,7 +466,8 @@ class ChooseCardsOp(Op):
         fr[self.slot] = tuple(data)
         names = st.prog.card_names
         text = ", ".join(names[c] for c in data) if data else "nothing"
-        st.note(fr[PLAYER], "choose", f"{self.prompt}: {text}", tuple(data))
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {text}", tuple(data))
         fr[PC] += 1
         return True
 
@@ -513,7 +569,8 @@ class ChooseOneOp(Op):
         return [(self.labels[i], None, i) for i in self.offered(st, fr)]
 
     def _pick(self, st, fr, i):
-        st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.labels[i]}", self.labels[i])
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.labels[i]}", self.labels[i])
         fr[PC] = self.targets[i]
         return True
 
@@ -546,7 +603,8 @@ class ChooseRowOp(Op):
     def resume(self, st, fr, data):
         st.clear_wait()
         label, value, start = self.rows[data]
-        st.note(fr[PLAYER], "choose", f"{self.prompt}: {label}", label)
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {label}", label)
         fr[PC] += 1
         code = self.table_code
         frame = [code, start, fr[PLAYER]] + [None] * st.prog.nlocals[code]
@@ -575,7 +633,8 @@ class MayOp(Op):
 
     def resume(self, st, fr, data):
         st.clear_wait()
-        st.note(fr[PLAYER], "choose", f"{self.prompt}: {'yes' if data else 'no'}", data)
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {'yes' if data else 'no'}", data)
         if data:
             fr[PC] += 1
         else:
@@ -617,7 +676,8 @@ class ChooseNumberOp(Op):
     def resume(self, st, fr, data):
         st.clear_wait()
         fr[self.slot] = data
-        st.note(fr[PLAYER], "choose", f"{self.prompt}: {data}", data)
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {data}", data)
         fr[PC] += 1
         return True
 
@@ -652,7 +712,8 @@ class PickPieceOp(Op):
     def _take(self, st, fr, i):
         fr[self.slot] = i
         if i is not None:
-            st.note(fr[PLAYER], "pick", f"draws {self.names[i]} at random", i)
+            if st.logging:
+                st.note(fr[PLAYER], "pick", f"draws {self.names[i]} at random", i)
         fr[PC] += 1
         return True
 
@@ -700,8 +761,9 @@ class PoolOp(Op):
             faces, left = faces + (value,), left - 1
         fr[self.work] = None
         fr[self.slot] = faces
-        st.note(fr[PLAYER], "pool", f"rolls {len(faces)}d{self.sides}: "
-                                    f"{', '.join(map(str, faces)) or 'no dice'}", faces)
+        if st.logging:
+            st.note(fr[PLAYER], "pool", f"rolls {len(faces)}d{self.sides}: "
+                                        f"{', '.join(map(str, faces)) or 'no dice'}", faces)
         fr[PC] += 1
         return True
 
@@ -795,7 +857,8 @@ class ChooseOneOfOp(Op):
     def resume(self, st, fr, data):
         st.clear_wait()
         fr[self.slot] = data
-        st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.label(st, data)}", data)
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.label(st, data)}", data)
         fr[PC] += 1
         return True
 
@@ -924,10 +987,12 @@ class PhaseOp(Op):
 
     def run(self, st, fr):
         if self.name in st.skips:
-            st.note(fr[PLAYER], "skip", f"skips the {self.name} phase", self.name)
+            if st.logging:
+                st.note(fr[PLAYER], "skip", f"skips the {self.name} phase", self.name)
             fr[PC] = self.end
         else:
-            st.note(fr[PLAYER], "phase", f"{self.name} phase", self.name)
+            if st.logging:
+                st.note(fr[PLAYER], "phase", f"{self.name} phase", self.name)
             fr[PC] += 1
         return True
 

@@ -18,7 +18,7 @@ import attrs
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .compile import Program
-from .ops import CODE, LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, RuleFault
+from .ops import CODE, LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, RuleFault, fault
 
 #: ``State.current_player`` at a chance node.
 CHANCE = -1
@@ -141,7 +141,7 @@ class State:
             except Exception as e:  # a fault inside a rule, reported with its place
                 raise _fault(self, op, e) from e
             moves = [Move(label, player, prob, value) for label, prob, value in found]
-            cached = self._moves = (moves, {m.label: m for m in moves})
+            cached = self._moves = (moves, None)   # the labels' index is made when first asked
         return cached
 
     def apply(self, move) -> "State":
@@ -153,7 +153,13 @@ class State:
         if not isinstance(label, str):
             raise IllegalMoveError(f"a move is a Move or its label (a string), not {label!r}", move)
         moves, by_label = self._legal()
-        found = by_label.get(label)
+        if isinstance(move, Move) and any(m is move for m in moves):
+            found = move
+        else:
+            if by_label is None:
+                by_label = {m.label: m for m in moves}
+                self._moves = (moves, by_label)
+            found = by_label.get(label)
         if found is None:
             shown = ", ".join(repr(m.label) for m in moves[:12]) + (", …" if len(moves) > 12 else "")
             raise IllegalMoveError(f"{label!r} is not a legal move now; legal moves: {shown}", move)
@@ -455,8 +461,8 @@ class State:
         try:
             while stack:
                 fr = stack[-1]
-                code = codes[fr[CODE]]
-                pc = fr[PC]
+                code = codes[fr[0]]         # CODE
+                pc = fr[1]                  # PC
                 if pc >= len(code):
                     stack.pop()
                     continue
@@ -478,13 +484,8 @@ class State:
 
 
 def _fault(st, op, e):
-    """The ``RulesetRuntimeError`` for exception ``e`` raised inside ``op``:
-    it names the rule, the file and the line."""
-    if isinstance(e, RuleFault):
-        return op.error(st, str(e))
-    if isinstance(e, RecursionError):
-        return op.error(st, "the rules nest too deeply")
-    return op.error(st, f"{type(e).__name__}: {e}")
+    """The ``RulesetRuntimeError`` for exception ``e`` raised inside ``op``."""
+    return fault(st, op, e)
 
 
 def _tuplify(x):
