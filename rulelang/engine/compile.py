@@ -878,9 +878,17 @@ class Ctx:
     # --------------------------------------------------------- expressions
 
     def expr(self, e):
+        """fn(st, fr) -> the value of ``e``.  A compound expression becomes
+        one Python function made from generated source (see ``Source``),
+        so it runs without a call per node; leaves stay small closures."""
         if id(e) in self.hoisted:
             slot = self.hoisted[id(e)]
             return lambda st, fr: fr[slot]
+        if type(e) in _COMPOUND:
+            return Source(self).function(e)
+        return self.closure(e)
+
+    def closure(self, e):
         return getattr(self, "e_" + type(e).__name__)(e)
 
     def e_Num(self, e):
@@ -1218,6 +1226,150 @@ def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
     for code in prog.codes:
         _fuse(code)
     return prog
+
+
+class Source:
+    """Python source for an expression, from the IR (never from the rule
+    file's text: names become slot numbers, and every word, table or value
+    that is not a plain number goes into a list of constants ``C``), turned
+    into one function with ``eval``.  Nodes it has no source for are the
+    closures of ``Ctx`` called from the source, so every node is covered
+    and means exactly what its closure means."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.consts = []
+        self.temps = 0
+
+    def function(self, e):
+        body = self.src(e)
+        env = {"C": self.consts, "_big": _big_result, "_div": _floordiv, "_mod": _mod,
+               "min": min, "max": max, "abs": abs, "bool": bool, "len": len, "type": type,
+               "int": int, "tuple": tuple, "__builtins__": {}}
+        return eval(compile(f"lambda st, fr: {body}", "<rulelang expression>", "eval"), env)
+
+    def const(self, value):
+        self.consts.append(value)
+        return f"C[{len(self.consts) - 1}]"
+
+    def temp(self):
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def src(self, e):
+        ctx = self.ctx
+        if id(e) in ctx.hoisted:
+            return f"fr[{ctx.hoisted[id(e)]}]"
+        method = getattr(self, "s_" + type(e).__name__, None)
+        out = method(e) if method is not None else None
+        if out is None:     # no source for this node: call its closure
+            return f"{self.const(ctx.closure(e))}(st, fr)"
+        return out
+
+    @staticmethod
+    def number(v):
+        return repr(v) if type(v) in (int, bool) else None
+
+    def s_Num(self, e):
+        return self.number(e.value)
+
+    def s_Bool(self, e):
+        return repr(bool(e.value))
+
+    def s_NoneLit(self, e):
+        return "None"
+
+    def piece_field(self, pset, slot, field):
+        prog = self.ctx.prog
+        if field in prog.piece_slot[pset]:
+            base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][field]
+            return f"(None if fr[{slot}] is None else st.g[{base} + fr[{slot}] * {K} + {k}])"
+        table = prog.piece_attr[pset].get(field)
+        if table is None:
+            return "None"
+        return f"(None if fr[{slot}] is None else {self.const(table)}[fr[{slot}]])"
+
+    def card_field(self, slot, prop):
+        prog = self.ctx.prog
+        values = prog.card_props.get(prop, {})
+        table = [values.get(i) for i in range(len(prog.card_names))]
+        return f"(None if fr[{slot}] is None else {self.const(table)}[fr[{slot}]])"
+
+    def s_Name(self, e):
+        ctx, prog, name = self.ctx, self.ctx.prog, e.name
+        if ctx.card_scope and name in prog.card_props:
+            return self.card_field(ctx.card_scope[-1], name)
+        for pset, slot in reversed(ctx.piece_scope):
+            if name in prog.piece_slot[pset] or name in prog.piece_attr[pset]:
+                return self.piece_field(pset, slot, name)
+        if name in ctx.locals:
+            return f"fr[{ctx.locals[name]}]"
+        if name in prog.pslot:
+            return f"st.v[fr[{PLAYER}] * {prog.K} + {prog.pslot[name]}]"
+        if name in prog.gslot:
+            return f"st.g[{prog.gslot[name]}]"
+        if name in prog.consts:
+            v = prog.consts[name]
+            return self.number(v) or self.const(v)
+        if name in prog.enum_values:
+            return self.const(name)
+        return None
+
+    def s_Attr(self, e):
+        ctx, prog = self.ctx, self.ctx.prog
+        if e.obj in ctx.card_locals:
+            return self.card_field(ctx.locals[e.obj], e.name)
+        if e.obj in ctx.piece_locals:
+            return self.piece_field(ctx.piece_locals[e.obj], ctx.locals[e.obj], e.name)
+        return f"st.v[fr[{ctx.locals[e.obj]}] * {prog.K} + {prog.pslot[e.name]}]"
+
+    def s_BinOp(self, e):
+        a, b = self.src(e.left), self.src(e.right)
+        if e.op in ("and", "or"):
+            return f"(bool({a}) {e.op} bool({b}))"
+        if e.op in ("/", "%"):
+            return f"{'_div' if e.op == '/' else '_mod'}({a}, {b})"
+        big = self.ctx.prog.limits.max_number
+        t = self.temp()
+        return f"({t} if type({t} := {a} {e.op} {b}) is int and -{big} <= {t} <= {big} else _big({t}, {big}))"
+
+    def s_Compare(self, e):
+        a, b = self.src(e.left), self.src(e.right)
+        if e.op in ("==", "!="):
+            return f"({a} {e.op} {b})"
+        x, y = self.temp(), self.temp()
+        return f"(({x} := {a}) is not None and ({y} := {b}) is not None and {x} {e.op} {y})"
+
+    def s_Not(self, e):
+        return f"(not {self.src(e.operand)})"
+
+    def s_Neg(self, e):
+        return f"(-{self.src(e.operand)})"
+
+    def s_IfExpr(self, e):
+        return f"({self.src(e.then)} if {self.src(e.cond)} else {self.src(e.orelse)})"
+
+    def s_CallFn(self, e):
+        return f"{e.func}({', '.join(self.src(a) for a in e.args)})"
+
+    def s_ThisPlayer(self, e):
+        return f"fr[{PLAYER}]"
+
+    def s_Round(self, e):
+        return "st.round"
+
+
+def _big_result(r, big):
+    """The value of an arithmetic result that is not a plain in-range int:
+    two pools of dice put together pass; a number too big is an error."""
+    if type(r) is tuple:
+        return r
+    if type(r) is bool or (type(r) is int and -big <= r <= big):
+        return r
+    raise _too_big(big)
+
+
+_COMPOUND = (ir.BinOp, ir.Compare, ir.Not, ir.Neg, ir.IfExpr, ir.CallFn)
 
 
 def _fuse(code):

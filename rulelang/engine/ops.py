@@ -60,6 +60,11 @@ class Op:
     def __init__(self, where):
         self.where = where  # (rule name, ir.Pos) for error messages
 
+    def choices(self, st, fr):
+        """The values of the moves legal here, without their labels (for
+        ``Game.playouts``); in the order of ``moves``."""
+        return [value for _, _, value in self.moves(st, fr)]
+
     def error(self, st, message):
         """A runtime error that names this op's rule, file and line."""
         rule, pos = self.where
@@ -67,6 +72,17 @@ class Op:
         return RulesetRuntimeError.at(
             prog.filename, pos.line if pos else 1, pos.column if pos else 1,
             f"in {rule}: {message}", prog.source)
+
+
+class Policy:
+    """A uniform random chooser for ``Game.playouts``: a counter-based
+    generator like the state's own (``rand_below``), seeded apart from it."""
+
+    __slots__ = ("seed", "rng")
+
+    def __init__(self, seed):
+        self.seed = (seed * 0xD1B54A32D192ED03 + 0x8BB84B93962EACC9) & M64
+        self.rng = 0
 
 
 class Exec(Op):
@@ -568,6 +584,9 @@ class ChooseOneOp(Op):
     def moves(self, st, fr):
         return [(self.labels[i], None, i) for i in self.offered(st, fr)]
 
+    def choices(self, st, fr):
+        return self.offered(st, fr)
+
     def _pick(self, st, fr, i):
         if st.logging:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.labels[i]}", self.labels[i])
@@ -631,6 +650,9 @@ class MayOp(Op):
     def moves(self, st, fr):
         return [(f"{self.prompt}: yes", None, True), (f"{self.prompt}: no", None, False)]
 
+    def choices(self, st, fr):
+        return (True, False)
+
     def resume(self, st, fr, data):
         st.clear_wait()
         if st.logging:
@@ -672,6 +694,10 @@ class ChooseNumberOp(Op):
     def moves(self, st, fr):
         lo, hi = self.bounds(st, fr)
         return [(f"{self.prompt}: {n}", None, n) for n in range(lo, hi + 1)]
+
+    def choices(self, st, fr):
+        lo, hi = self.bounds(st, fr)
+        return range(lo, hi + 1)
 
     def resume(self, st, fr, data):
         st.clear_wait()
@@ -853,6 +879,9 @@ class ChooseOneOfOp(Op):
 
     def moves(self, st, fr):
         return [(self.prefix + self.label(st, x), None, x) for x in self.matching(st, fr)]
+
+    def choices(self, st, fr):
+        return self.matching(st, fr)
 
     def resume(self, st, fr, data):
         st.clear_wait()

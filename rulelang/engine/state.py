@@ -18,7 +18,8 @@ import attrs
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .compile import Program
-from .ops import CODE, LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, RuleFault, fault
+from .ops import (CODE, LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Policy,
+                  RuleFault, fault, rand_below)
 
 #: ``State.current_player`` at a chance node.
 CHANCE = -1
@@ -597,6 +598,40 @@ class Game:
         st.round = 0
         st._moves = None
         return st
+
+    def playouts(self, n: int, seed: int = 0, players: Optional[int] = None,
+                 policy: str = "random", options: Optional[Dict[str, Any]] = None,
+                 limits: Optional[Limits] = None) -> List[Result]:
+        """The results of ``n`` whole games (seeds ``seed``, ``seed + 1`` …),
+        every decision picked uniformly at random: what a simulation or a
+        Monte Carlo search needs, made without building a move list or a
+        label at each decision.  Game ``i`` is the game that
+        ``new_game(players, seed + i)`` plays when the same decisions are
+        applied through the normal API."""
+        if policy != "random":
+            raise ValueError(f"policy must be 'random', not {policy!r}")
+        codes = self.prog.codes
+        results = []
+        for i in range(n):
+            st = self.new_game(players=players, seed=seed + i, options=options, limits=limits,
+                               log=False)
+            chooser = Policy(seed + i)
+            while st.over is None:
+                fr = st.stack[-1]
+                op = codes[fr[0]][fr[1]]
+                try:
+                    values = op.choices(st, fr)
+                    pick = values[rand_below(chooser, len(values))]
+                    st._moves = None
+                    go = op.resume(st, fr, pick)
+                except RulesetError:
+                    raise
+                except Exception as e:
+                    raise _fault(st, op, e) from e
+                if go:
+                    st._run()
+            results.append(st.result())
+        return results
 
     def restore(self, text: str) -> State:
         """A state from ``State.to_json()`` text."""
