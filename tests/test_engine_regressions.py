@@ -185,3 +185,31 @@ def test_questions_about_pieces_outside_a_rule():
     assert s.result().scores == (6,)
     s.apply("A")
     assert s.is_over and s.result().scores == (7,) and s.result().ending == "all lost"
+
+
+def test_an_endless_loop_of_plain_statements_is_stopped_at_its_line():
+    """Loops that never wait run as one generated function; their passes
+    still count against Limits.max_steps, and the error names the line of
+    the statement that was running (here the inner loop's body)."""
+    import rulelang
+    g = rulelang.loads('game "T"\nper player { n 0 }\n'
+                       'turn { phase p {\n'
+                       '  repeat 1000000000 times {\n'
+                       '    repeat 1000000000 times { n += 1 } } } }\n', "loop.rules")
+    with pytest.raises(rulelang.RulesetRuntimeError) as err:
+        g.new_game(players=1, limits=rulelang.Limits(max_steps=5000))
+    assert err.value.line == 5 and "steps without reaching a decision" in err.value.message
+
+
+def test_a_fault_inside_plain_statements_names_its_own_line():
+    """A fault in the middle of a run of plain statements is reported at
+    that statement's line, not at the run's first."""
+    import rulelang
+    g = rulelang.loads('game "T"\nper player { n 0  m 0 }\n'
+                       'turn { phase p {\n'
+                       '  n += 1\n'
+                       '  m = n * 9007199254740991\n'
+                       '  n += 1 } }\n', "big.rules")
+    with pytest.raises(rulelang.RulesetRuntimeError) as err:
+        g.new_game(players=1)
+    assert err.value.line == 5 and "past" in err.value.message

@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 
 from .. import ir
-from ..errors import RulesetCheckError
+from ..errors import RulesetCheckError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from . import ops as O
 from .ops import LOCALS, PC, PLAYER, RuleFault
@@ -439,8 +439,71 @@ class Ctx:
     # ---------------------------------------------------------- statements
 
     def block(self, stmts):
+        """Compile statements; a run of them that can never wait (no dice,
+        no draws, no choices, no calls) becomes one op (see ``PureBlock``)."""
+        run = []
         for s in stmts:
+            if self.pure(s, 0, 0):
+                run.append(s)
+                continue
+            self.flush(run)
+            run = []
             self.stmt(s)
+        self.flush(run)
+
+    def flush(self, run):
+        if len(run) == 1 and not isinstance(run[0], (ir.If, ir.While, ir.Repeat)):
+            self.stmt(run[0])
+        elif run:
+            fn, wheres = PureBlock(self).function(run)
+            self.emit(O.PureOp(self.where(run[0]), fn, wheres))
+
+    def pure(self, s, loops, depth):
+        """Whether ``s`` runs straight through: only value changes, moves of
+        cards, logs and skips, under if / while / repeat (with 'stop' only
+        inside such a loop), and not nested too deep for generated code."""
+        if depth > 40 or loops > 12:
+            return False
+        if isinstance(s, ir.Stop):
+            return loops > 0
+        if isinstance(s, (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards,
+                          ir.MoveCard, ir.Spend)):
+            if any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(s)):
+                return False
+            return not (isinstance(s, ir.Assign) and self.watched(s))
+        if isinstance(s, ir.If):
+            if any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(s.cond)):
+                return False
+            elif_ = len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If)
+            return all(self.pure(x, loops, depth + 1) for x in s.then) and \
+                all(self.pure(x, loops, depth if elif_ else depth + 1) for x in s.orelse)
+        if isinstance(s, (ir.While, ir.Repeat)):
+            head = s.cond if isinstance(s, ir.While) else s.times
+            if any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(head)):
+                return False
+            return all(self.pure(x, loops + 1, depth + 2) for x in s.body)
+        return False
+
+    def watched(self, s):
+        """Whether assigning ``s`` may set off a 'whenever' (then it is an op
+        of its own, which can start the reaction)."""
+        name = s.target.name
+        if isinstance(s.target, ir.Attr) and s.target.obj in self.piece_locals:
+            return False
+        trig = self.prog.trigger_conds.get(name)
+        is_stat = name in self.prog.pslot or name in self.prog.gslot
+        return bool(trig and is_stat and not (isinstance(s.target, ir.Name) and name in self.locals))
+
+    def capture(self, s):
+        """The function of a simple statement that compiles to one Exec."""
+        saved, self.code = self.code, []
+        try:
+            self.stmt(s)
+            ops = self.code
+        finally:
+            self.code = saved
+        assert len(ops) == 1 and type(ops[0]) is O.Exec, (s, ops)
+        return ops[0].fn
 
     def stmt(self, s):
         if not isinstance(s, ir.While):   # a while rolls anew before each test
@@ -1357,6 +1420,81 @@ class Source:
 
     def s_Round(self, e):
         return "st.round"
+
+
+class PureBlock:
+    """A run of statements that never wait, as one generated Python
+    function with real ``if``, ``while`` and ``for``: conditions are inline
+    source (``Source``); each simple statement calls the function ``Ctx``
+    made for it.  ``_at`` tracks the statement being carried out, so a
+    fault still names its own line."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.source = Source(ctx)
+        self.lines = []
+        self.wheres = []
+        self.loops = 0
+
+    def function(self, stmts):
+        self.block(stmts, 2)
+        text = ("def pure(st, fr):\n    _at = 0\n    _steps = 0\n    try:\n" + "\n".join(self.lines) +
+                "\n    except RulesetRuntimeError:\n        raise\n"
+                "    except Exception as e:\n        raise PureFault(_at, e) from e\n")
+        env = {"C": self.source.consts, "_big": _big_result, "_div": _floordiv, "_mod": _mod,
+               "min": min, "max": max, "abs": abs, "bool": bool, "len": len, "type": type,
+               "int": int, "tuple": tuple, "range": range, "Exception": Exception,
+               "RulesetRuntimeError": RulesetRuntimeError, "PureFault": O.PureFault,
+               "RuleFault": RuleFault, "__builtins__": {}}
+        exec(compile(text, "<rulelang statements>", "exec"), env)
+        return env["pure"], tuple(self.wheres)
+
+    def line(self, depth, text):
+        self.lines.append("    " * depth + text)
+
+    def count_step(self, depth):
+        """Every pass of every loop counts against ``Limits.max_steps``, as
+        the op machine's steps do, so an endless loop still stops."""
+        self.line(depth, "_steps += 1")
+        self.line(depth, "if _steps > st.limits.max_steps:")
+        self.line(depth + 1, f"raise RuleFault({self.source.const(_RUNAWAY)} % st.limits.max_steps)")
+
+    def block(self, stmts, depth):
+        if not stmts:
+            self.line(depth, "pass")
+        for s in stmts:
+            self.stmt(s, depth)
+
+    def stmt(self, s, depth):
+        self.line(depth, f"_at = {len(self.wheres)}")
+        self.wheres.append(self.ctx.where(s))
+        src = self.source.src
+        if isinstance(s, ir.If):
+            self.line(depth, f"if {src(s.cond)}:")
+            self.block(s.then, depth + 1)
+            while len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If):
+                s = s.orelse[0]
+                self.line(depth, f"elif {src(s.cond)}:")
+                self.block(s.then, depth + 1)
+            if s.orelse:
+                self.line(depth, "else:")
+                self.block(s.orelse, depth + 1)
+        elif isinstance(s, ir.While):
+            self.line(depth, f"while {src(s.cond)}:")
+            self.count_step(depth + 1)
+            self.block(s.body, depth + 1)
+        elif isinstance(s, ir.Repeat):
+            self.loops += 1
+            self.line(depth, f"for _r{self.loops} in range({src(s.times)}):")
+            self.count_step(depth + 1)
+            self.block(s.body, depth + 1)
+        elif isinstance(s, ir.Stop):
+            self.line(depth, "break")
+        else:
+            self.line(depth, f"{self.source.const(self.ctx.capture(s))}(st, fr)")
+
+
+_RUNAWAY = "the rules ran %d steps without reaching a decision (an endless loop?)"
 
 
 def _big_result(r, big):

@@ -123,6 +123,37 @@ class ExecRun(Op):
         return True
 
 
+class PureFault(Exception):
+    """Raised by a ``PureOp``'s function: which of its statements failed."""
+
+    def __init__(self, index, error):
+        super().__init__(index, error)
+        self.index, self.error = index, error
+
+
+class _At(Op):
+    """Stands for one statement inside a ``PureOp``, to name its line."""
+
+
+class PureOp(Op):
+    """A run of statements that never wait, carried out in one step by a
+    generated function (``compile.PureBlock``)."""
+
+    __slots__ = ("fn", "wheres")
+
+    def __init__(self, where, fn, wheres):
+        super().__init__(where)
+        self.fn, self.wheres = fn, wheres
+
+    def run(self, st, fr):
+        try:
+            self.fn(st, fr)
+        except PureFault as e:
+            raise fault(st, _At(self.wheres[e.index]), e.error) from e.error
+        fr[PC] += 1
+        return True
+
+
 def fault(st, op, e):
     """The ``RulesetRuntimeError`` for exception ``e`` raised inside ``op``:
     it names the rule, the file and the line."""
