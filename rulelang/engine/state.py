@@ -27,15 +27,33 @@ CHANCE = -1
 FORMAT = "rulelang-state/1"
 
 
-@attrs.frozen
 class Move:
     """One legal decision (or chance outcome).  ``label`` is unique among
-    the moves legal at that point; ``probability`` is set at chance nodes."""
+    the moves legal at that point; ``probability`` is set at chance nodes.
+    Two moves are equal when label, player and probability are.  (A plain
+    slotted class: a move list is made at every decision, so it is kept
+    cheap.)"""
 
-    label: str
-    player: Optional[int]
-    probability: Optional[Fraction] = None
-    value: Any = attrs.field(default=None, eq=False, repr=False)
+    __slots__ = ("label", "player", "probability", "value")
+
+    def __init__(self, label: str, player: Optional[int], probability: Optional[Fraction] = None,
+                 value: Any = None):
+        self.label = label
+        self.player = player
+        self.probability = probability
+        self.value = value
+
+    def __eq__(self, other):
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.label, self.player, self.probability) == \
+            (other.label, other.player, other.probability)
+
+    def __hash__(self):
+        return hash((self.label, self.player, self.probability))
+
+    def __repr__(self):
+        return f"Move(label={self.label!r}, player={self.player!r}, probability={self.probability!r})"
 
     def to_dict(self) -> Dict[str, Any]:
         d = {"label": self.label, "player": self.player}
@@ -463,17 +481,21 @@ class State:
             while stack:
                 fr = stack[-1]
                 code = codes[fr[0]]         # CODE
-                pc = fr[1]                  # PC
-                if pc >= len(code):
-                    stack.pop()
-                    continue
-                op = code[pc]
-                if not op.run(self, fr):
-                    return
-                steps += 1
-                if steps > limit:
-                    raise op.error(self, f"the rules ran {limit} steps without reaching a "
-                                         f"decision (an endless loop?)")
+                end = len(code)
+                while True:                 # the ops of this frame, until it changes
+                    pc = fr[1]              # PC
+                    if pc >= end:
+                        stack.pop()
+                        break
+                    op = code[pc]
+                    if not op.run(self, fr):
+                        return
+                    steps += 1
+                    if steps > limit:
+                        raise op.error(self, f"the rules ran {limit} steps without reaching a "
+                                             f"decision (an endless loop?)")
+                    if not stack or stack[-1] is not fr:
+                        break
         except RulesetError:
             raise
         except Exception as e:
