@@ -8,6 +8,8 @@ import json
 import random
 from fractions import Fraction
 
+import pathlib
+
 import pytest
 
 import rulelang
@@ -258,3 +260,23 @@ def test_turn_nobody_can_take_is_reported():
     text = 'game "Never"\nplayers 1..2\nper player { x 0 }\nturn when x > 0 { phase p { x += 1 } }\n'
     with pytest.raises(RulesetError, match="no player can take a turn"):
         rulelang.loads(text).new_game()
+
+
+@pytest.mark.parametrize("ruleset,players", [("northpole.rules", 3), ("endurance.rules", 1)])
+def test_batched_playouts_are_the_games_the_move_api_plays(ruleset, players):
+    """Game.playouts(n, seed) gives, for game i, the result of new_game(seed + i)
+    played through legal_moves/apply with the same uniform picks (its own
+    generator, rulelang.engine.ops.Policy), so the fast path plays the
+    same rules."""
+    from rulelang.engine.ops import Policy, rand_below
+    game = rulelang.load(pathlib.Path(__file__).resolve().parent.parent / "rulesets" / ruleset)
+    batch = game.playouts(6, seed=40, players=players)
+    assert len(batch) == 6
+    for i, result in enumerate(batch):
+        state = game.new_game(players=players, seed=40 + i)
+        chooser = Policy(40 + i)
+        while not state.is_over:
+            moves = state.legal_moves()
+            state.apply(moves[rand_below(chooser, len(moves))])
+        assert state.result() == result
+    assert len({r.scores for r in game.playouts(20, seed=0, players=players)}) > 1
