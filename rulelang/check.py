@@ -36,6 +36,7 @@ class Checker:
         self.warnings: List[Diagnostic] = []
         self.stat_types: Dict[str, str] = {}
         self.stats: Dict[str, ir.Stat] = {}
+        self.track_props: Dict[str, Dict[str, str]] = {}   # track -> what its spaces print
         self.consts: Dict[str, ir.Const] = {}
         self.piles: Dict[str, object] = {}
         self.decks: Dict[str, ir.Deck] = {}
@@ -127,6 +128,9 @@ class Checker:
                     self.enum_values[v] = s.name
                     if v in self.stats or v in self.consts:
                         self.error(s, f"the word '{v}' is also the name of a stat or constant")
+        for s in rs.stats:
+            if s.spaces:
+                self.track(s)
         for s in rs.stats:
             if s.values:
                 self.stat_types[s.name] = TEXT
@@ -256,6 +260,27 @@ class Checker:
                                  | set(self.piece_sets)):
             node = self.stats.get(name) or self.consts.get(name)
             self.error(node, f"'{name}' names both a stat and a table, rule or pile")
+
+    def track(self, stat):
+        """A track's spaces: the data each prints, one type per name."""
+        kinds: Dict[str, str] = {}
+        for space in stat.spaces:
+            seen = set()
+            for prop in space.props:
+                if prop.name in seen:
+                    self.error(prop, f"space '{space.name}' gives '{prop.name}' twice")
+                seen.add(prop.name)
+                v = prop.value
+                kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}[type(v)]
+                if isinstance(v, ir.Name):
+                    self.words.add(v.name)
+                    self.word_clash(prop, v.name)
+                if kind is not ANY and kinds.get(prop.name, kind) not in (kind, ANY):
+                    self.error(prop, f"'{prop.name}' is a {kinds[prop.name]} on other spaces of "
+                                     f"'{stat.name}', not a {kind}")
+                if kinds.get(prop.name) in (None, ANY):
+                    kinds[prop.name] = kind
+        self.track_props[stat.name] = kinds
 
     def word_clash(self, node, word):
         if word in self.stats or word in self.consts:
@@ -852,6 +877,14 @@ class Checker:
                 self.error(e, f"'{e.name}' is a fixed attribute of the pieces of '{kind[6:]}'; "
                               f"only their state values can change")
             return fields[e.name][0]
+        if e.obj not in scope.locals and e.obj in self.track_props:
+            props = self.track_props[e.obj]
+            if assigning:
+                self.error(e, f"'{e.obj}.{e.name}' is printed on the track and cannot change")
+            if e.name not in props:
+                self.error(e, f"the spaces of '{e.obj}' have no '{e.name}'{self.nearest(e.name, props)}")
+                return ANY
+            return props[e.name]
         if e.obj not in scope.locals:
             self.error(e, f"unknown player '{e.obj}'{self.nearest(e.obj, scope.locals)}")
         elif scope.locals[e.obj] not in (PLAYER, ANY):

@@ -611,6 +611,7 @@ class Stat:
     min: Optional[Expr] = None   # a number or a constant's name
     max: Optional[Expr] = None
     values: Optional[Tuple[str, ...]] = None
+    spaces: Optional[Tuple["Space", ...]] = None
     pos: Optional[Pos] = _pos()
 
 
@@ -664,6 +665,17 @@ class PieceProp:
 
     name: str
     value: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Space:
+    """A space of a track (``track camp { ocean_camp: heat 1, morale 13 … }``):
+    its name, one of the track stat's words, and the data printed on it,
+    read as ``camp.heat`` while the track's marker is on it."""
+
+    name: str
+    props: Tuple[PieceProp, ...] = ()
     pos: Optional[Pos] = _pos()
 
 

@@ -54,15 +54,18 @@ def make_converter() -> cattrs.Converter:
     conv.register_unstructure_hook(ir.Pos, unstructure_pos)
     conv.register_structure_hook(ir.Pos, structure_pos)
 
+    # Each class's function is made on first use, once every class has its
+    # hook, so a field of any node type (declared before or after) is tagged.
+    made: Dict[type, Any] = {}
     for cls in _NODE_CLASSES.values():
         if cls is ir.Pos:
             continue
-        base = cattrs.gen.make_dict_unstructure_fn(cls, conv)
 
-        def unstructure(node, base=base, name=cls.__name__):
-            d = base(node)
-            d = {"kind": name, **d}
-            return d
+        def unstructure(node, cls=cls, name=cls.__name__):
+            base = made.get(cls)
+            if base is None:
+                base = made[cls] = cattrs.gen.make_dict_unstructure_fn(cls, conv)
+            return {"kind": name, **base(node)}
         conv.register_unstructure_hook(cls, unstructure)
 
     def structure_union(value, t):

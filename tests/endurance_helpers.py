@@ -89,6 +89,11 @@ def setup_game(supply=SETUP_SUPPLY, first_hand=("01 Hunt 1 / Food P", "02 Sled /
     return st
 
 
+def camp_data(state) -> Dict:
+    """What the Camp Track's current space prints: heat, morale, hand."""
+    return state.view(None)["tracks"]["camp"]
+
+
 def man(state, name) -> Dict:
     return state.piece("crew", name)
 

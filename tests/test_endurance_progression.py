@@ -18,7 +18,7 @@ import pytest
 
 from rulelang import CHANCE
 
-from endurance_helpers import (ANIMALS, CREW, GAME, SUPPLIES, animal, arrange, draw, group_of,
+from endurance_helpers import (camp_data, ANIMALS, CREW, GAME, SUPPLIES, animal, arrange, draw, group_of,
                                in_supply, labels, man, play, roll, set_man, setup_game,
                                start_turn_with, supply)
 
@@ -234,19 +234,19 @@ def test_prog_01_camp_track_spaces_in_order():
     st = setup_game()
     men = ROWERS + ["Hussey", "Clark", "Kerr", "Hurley"]
     arrange(st, groups={1: men}, dead=[n for n in CREW if n not in men], dogs=0, chippy=False)
-    seen = [(st.stat("camp"), st.stat("heat_needed"), st.stat("morale_needed"))]
+    seen = [(st.stat("camp"), camp_data(st)["heat"], camp_data(st)["morale"])]
     # Turn 1: Patience Camp (the Supply holds four, so all are kept).
     trigger(st, "Patience Camp", active=["The Endurance Sinks"],
             supply=["Pemmican 1", "Meat 1", "Blubber 1", "Blubber 2"])
     play(st, "Pemmican 1", "Meat 1", "Blubber 1", "Blubber 2", HARD_NO)
-    seen.append((st.stat("camp"), st.stat("heat_needed"), st.stat("morale_needed")))
+    seen.append((st.stat("camp"), camp_data(st)["heat"], camp_data(st)["morale"]))
     finish_turn(st)
     # Turn 2: the Lifeboats, everyone in the James Caird.
     trigger(st, "Lifeboats", hand=("01 Hunt 1 / Food P", "02 Sled / Heating"))
     board(st, JC)
     run(st, *jc_alone(9))
     after_lifeboats(st)
-    seen.append((st.stat("camp"), st.stat("heat_needed"), st.stat("morale_needed")))
+    seen.append((st.stat("camp"), camp_data(st)["heat"], camp_data(st)["morale"]))
     finish_turn(st)
     # Turn 3: the Voyage of the James Caird.
     trigger(st, "Voyage of the James Caird",
@@ -255,7 +255,7 @@ def test_prog_01_camp_track_spaces_in_order():
     play(st, *men[:5])
     until(st, lambda s: HARD_NO in labels(s))
     play(st, HARD_NO)
-    seen.append((st.stat("camp"), st.stat("heat_needed"), st.stat("morale_needed")))
+    seen.append((st.stat("camp"), camp_data(st)["heat"], camp_data(st)["morale"]))
     assert seen == [("ocean_camp", 1, 13), ("patience_camp", 2, 15),
                     ("elephant_island", 2, 12), ("rescue", 2, 9)]
 

@@ -24,7 +24,7 @@ import pytest
 
 from rulelang import CHANCE, ir
 
-from endurance_helpers import (ANIMALS, CREW, DOGS, GAME, SETUP_GROUPS, SUPPLIES, animal, arrange,
+from endurance_helpers import (camp_data, ANIMALS, CREW, DOGS, GAME, SETUP_GROUPS, SUPPLIES, animal, arrange,
                                draw, group_of, in_supply, labels, man, play, roll, set_man,
                                setup_game, start_turn_with, supply)
 
@@ -68,8 +68,6 @@ def set_camp(st, camp):
     heat, morale, hand = {"ocean_camp": (1, 13, 2), "patience_camp": (2, 15, 3),
                           "elephant_island": (2, 12, 4), "rescue": (2, 9, 5)}[camp]
     st.set_stat("camp", camp)
-    st.set_stat("heat_needed", heat)
-    st.set_stat("morale_needed", morale)
     st.set_stat("hand_size", hand, 0)
     if camp == "rescue":
         st.set_stat("shackleton_rolls", False)
@@ -294,7 +292,7 @@ def test_setup_10_markers_start_on_group_1_and_ocean_camp():
     st = setup_game()
     assert st.stat("active_group") == 1
     assert st.stat("camp") == "ocean_camp"
-    assert (st.stat("heat_needed"), st.stat("morale_needed")) == (1, 13)
+    assert (camp_data(st)["heat"], camp_data(st)["morale"]) == (1, 13)
     play(st, "Draw the cards", f"Action: {HUNT_FOOD}", f"Test: {SLED_HEAT}", "Hunt without a weapon")
     assert count_rolls(st, 6) == 7      # six men of Group 1 (Bakewell Red 6) and Shackleton
 

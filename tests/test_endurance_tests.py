@@ -18,7 +18,7 @@ import pytest
 
 from rulelang import CHANCE
 
-from endurance_helpers import (CREW, GAME, DOGS, animal, arrange, draw, group_of, in_supply, labels,
+from endurance_helpers import (camp_data, CREW, GAME, DOGS, animal, arrange, draw, group_of, in_supply, labels,
                                man, play, roll, setup_game, start_turn_with, supply)
 
 ACTION = "27 Entertain cards / Heating"        # fails at once: Marston (16), Cheetham (6)
@@ -475,13 +475,13 @@ def test_heat_02_threshold_1_at_ocean_2_at_patience():
     pass.  Data: Elephant Island and Rescue are designed at 2 (read after
     the Lifeboats and the James Caird events)."""
     st = setup_game()
-    assert (st.stat("camp"), st.stat("heat_needed")) == ("ocean_camp", 1)
+    assert (st.stat("camp"), camp_data(st)["heat"]) == ("ocean_camp", 1)
 
     st = patience_camp_turn("17 Sled / Heating", ["Blubber 1", "Pemmican 1", "Pemmican 2",
                                                   "Meat 1"],
                             supply_counters=["Blubber 1", "Blubber 2", "Pemmican 1",
                                              "Pemmican 2", "Meat 1"])
-    assert (st.stat("camp"), st.stat("heat_needed")) == ("patience_camp", 2)
+    assert (st.stat("camp"), camp_data(st)["heat"]) == ("patience_camp", 2)
     assert counter(st, "Blubber 2") == ("on_ocean_camp", "plain")
     assert at_next_turn(st)                               # one Blubber: failed
     assert side(st, "Vincent") == "demoralized"
@@ -505,20 +505,18 @@ def later_thresholds():
     arrange(st, hand=[], main=["Lifeboats", ACTION, "17 Sled / Heating"],
             active=["Patience Camp"], supply=["Blubber 1"])
     st.set_stat("camp", "patience_camp")
-    st.set_stat("heat_needed", 2)
-    st.set_stat("morale_needed", 15)
     play(st, "Draw the cards")
     draw(st, "Lifeboats")
     drive(st, lambda s: s.current_player == 0 and labels(s)[0].startswith("Action"))
     assert not st.is_over
-    out[st.stat("camp")] = (st.stat("heat_needed"), st.stat("morale_needed"))
+    out[st.stat("camp")] = (camp_data(st)["heat"], camp_data(st)["morale"])
     # The Voyage of the James Caird, drawn at the start of a later turn.
     drive(st, lambda s: s.current_player == 0 and "Draw the cards" in labels(s))
     arrange(st, hand=[], main=["Voyage of the James Caird", ACTION, "17 Sled / Heating"])
     play(st, "Draw the cards")
     draw(st, "Voyage of the James Caird")
     drive(st, lambda s: s.current_player == 0 and labels(s)[0].startswith("Action"))
-    out[st.stat("camp")] = (st.stat("heat_needed"), st.stat("morale_needed"))
+    out[st.stat("camp")] = (camp_data(st)["heat"], camp_data(st)["morale"])
     return out
 
 
@@ -527,7 +525,6 @@ def test_heat_03_each_burnt_blubber_is_checked():
     get an Exhaustion die; a third Blubber in the Supply gets none."""
     st = setup_game()
     st.set_stat("camp", "patience_camp")
-    st.set_stat("heat_needed", 2)
     arrange(st, fresh=CREW, demoralized=RED)
     start_turn_with(st, hand=[ACTION, "17 Sled / Heating"], supply=["Blubber 1", "Blubber 2",
                                                                     "Blubber 3"],
@@ -651,10 +648,10 @@ def test_mor_02_threshold_13_at_ocean_15_at_patience():
     Patience Camp event 14 Blue men fail and 15 pass.  Data: Elephant Island
     12, Rescue 9 (designed)."""
     st = setup_game()
-    assert st.stat("morale_needed") == 13
+    assert camp_data(st)["morale"] == 13
     keep = ["Pemmican 1", "Pemmican 2", "Meat 1", "Blubber 1"]
     st = patience_camp_turn("05 Sled / Morale", keep, demoralized=SIX[:4])
-    assert st.stat("morale_needed") == 15 and blue(st) == 15
+    assert camp_data(st)["morale"] == 15 and blue(st) == 15
     assert at_next_turn(st)
     assert side(st, "Vincent") == "fresh"
 
@@ -799,7 +796,6 @@ def unchosen_card_turn(**kw):
     passed Heating Test, and card 07 (McNish 18 / Clark 11) left over."""
     st = setup_game()
     st.set_stat("camp", "patience_camp")
-    st.set_stat("heat_needed", 2)
     arrange(st, fresh=CREW, demoralized=RED)
     arrange(st, **kw)
     start_turn_with(st, hand=[ACTION, "17 Sled / Heating", "07 Hunt 1 / Heating"],

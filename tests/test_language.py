@@ -600,3 +600,15 @@ def test_log_lines_show_values_named_in_braces():
              '  log "{man} ({man.id}) is {man.side}; n={n}, open={open}" }; end game "done" } }')
     s = g.new_game(players=1)
     assert "B (2) is tired; n=3, open=yes" in [e.text for e in s.log]
+
+
+def test_a_track_reads_the_data_of_the_space_its_marker_is_on():
+    """A track is a stat holding one of its spaces (the first to start);
+    'track.field' reads what the current space prints."""
+    g = game('track camp {\n  low: heat 1, hand 2\n  high: heat 3\n}\n'
+             'per player { h 0  n 0 }\n'
+             'turn { phase p { h = camp.heat; camp = high; n = camp.heat * 10\n'
+             '  if camp.hand is none: n += 1\n  end game "done" } }')
+    s = g.new_game(players=1)
+    assert (s.stat("h", 0), s.stat("n", 0)) == (1, 31)
+    assert s.view(None)["tracks"]["camp"] == {"space": "high", "heat": 3}

@@ -1021,7 +1021,22 @@ class Ctx:
             return lambda st, fr: name
         raise KeyError(name)
 
+    def track_table(self, e):
+        """(global slot, {space: value}) when ``e`` reads a track's space data."""
+        if e.obj in self.locals or e.obj not in self.prog.gslot:
+            return None
+        stat = self.prog.stat_decl[e.obj]
+        if not stat.spaces:
+            return None
+        table = {sp.name: next((_literal(p.value) for p in sp.props if p.name == e.name), None)
+                 for sp in stat.spaces}
+        return self.prog.gslot[e.obj], table
+
     def e_Attr(self, e):
+        track = self.track_table(e)
+        if track is not None:
+            k, table = track
+            return lambda st, fr: table.get(st.g[k])
         if e.obj in self.card_locals:
             return self.card_field(self.locals[e.obj], e.name)
         if e.obj in self.piece_locals:
@@ -1380,6 +1395,9 @@ class Source:
 
     def s_Attr(self, e):
         ctx, prog = self.ctx, self.ctx.prog
+        track = ctx.track_table(e)
+        if track is not None:
+            return f"{self.const(track[1])}.get(st.g[{track[0]}])"
         if e.obj in ctx.card_locals:
             return self.card_field(ctx.locals[e.obj], e.name)
         if e.obj in ctx.piece_locals:

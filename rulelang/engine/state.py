@@ -362,7 +362,15 @@ class State:
         pieces = {}
         for pset, names in prog.piece_names.items():
             pieces[pset] = [{"name": name, **self.piece(pset, name)} for name in names]
+        tracks = {}
+        for k, stat in enumerate(prog.global_stats):
+            if stat.spaces:
+                here = next((sp for sp in stat.spaces if sp.name == self.g[k]), None)
+                tracks[stat.name] = {"space": self.g[k], **{
+                    p.name: (p.value.name if hasattr(p.value, "name") else getattr(p.value, "value", None))
+                    for p in (here.props if here else ())}}
         view = {
+            "tracks": tracks,
             "pieces": pieces,
             "game": prog.rs.title, "viewer": player, "round": self.round,
             "turn_player": self.turn_player, "current_player": self.current_player,

@@ -316,13 +316,23 @@ class _ToIR(Transformer):
                 lo = value
             else:
                 hi = value
-        return ir.Stat(str(name), "player", init, lo, hi, None, _pos(meta))
+        return ir.Stat(str(name), "player", init, lo, hi, None, pos=_pos(meta))
+
+    def track_decl(self, meta, c):
+        name, spaces = c[0], c[1:]
+        first = spaces[0]
+        stat = ir.Stat(str(name), "global", ir.Name(first.name, first.pos), None, None,
+                       tuple(sp.name for sp in spaces), tuple(spaces), pos=_pos(meta))
+        return ("stats", [stat], meta)
+
+    def track_space(self, meta, c):
+        return ir.Space(str(c[0]), tuple(c[1:]), _pos(meta))
 
     def stat_enum(self, meta, c):
         name, *values = c
         first = str(values[0])
         return ir.Stat(str(name), "player", ir.Name(first, _tok_pos(values[0])),
-                       None, None, tuple(str(v) for v in values), _pos(meta))
+                       None, None, tuple(str(v) for v in values), pos=_pos(meta))
 
     def init_expr(self, meta, c):
         return c[1]
