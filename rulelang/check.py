@@ -265,22 +265,27 @@ class Checker:
         """A track's spaces: the data each prints, one type per name."""
         kinds: Dict[str, str] = {}
         for space in stat.spaces:
-            seen = set()
-            for prop in space.props:
-                if prop.name in seen:
-                    self.error(prop, f"space '{space.name}' gives '{prop.name}' twice")
-                seen.add(prop.name)
-                v = prop.value
-                kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}[type(v)]
-                if isinstance(v, ir.Name):
-                    self.words.add(v.name)
-                    self.word_clash(prop, v.name)
+            for prop, kind in self.printed(space.props, f"space '{space.name}'"):
                 if kind is not ANY and kinds.get(prop.name, kind) not in (kind, ANY):
                     self.error(prop, f"'{prop.name}' is a {kinds[prop.name]} on other spaces of "
                                      f"'{stat.name}', not a {kind}")
                 if kinds.get(prop.name) in (None, ANY):
                     kinds[prop.name] = kind
         self.track_props[stat.name] = kinds
+
+    def printed(self, props, owner):
+        """(prop, kind) for each value printed on a piece or a space: each
+        name once, words noted (and checked against stat names)."""
+        seen = set()
+        for prop in props:
+            if prop.name in seen:
+                self.error(prop, f"{owner} gives '{prop.name}' twice")
+            seen.add(prop.name)
+            v = prop.value
+            if isinstance(v, ir.Name):
+                self.words.add(v.name)
+                self.word_clash(prop, v.name)
+            yield prop, {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}[type(v)]
 
     def word_clash(self, node, word):
         if word in self.stats or word in self.consts:
@@ -318,16 +323,8 @@ class Checker:
             if piece.name in names:
                 self.error(piece, f"piece '{piece.name}' appears twice in '{ps.name}'")
             names.add(piece.name)
-            seen = set()
-            for prop in piece.props:
-                if prop.name in seen:
-                    self.error(prop, f"piece '{piece.name}' gives '{prop.name}' twice")
-                seen.add(prop.name)
+            for prop, kind in self.printed(piece.props, f"piece '{piece.name}'"):
                 v = prop.value
-                kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}[type(v)]
-                if isinstance(v, ir.Name):
-                    self.words.add(v.name)
-                    self.word_clash(prop, v.name)
                 if prop.name in fields and fields[prop.name][1]:
                     st = fields[prop.name][2]
                     want = fields[prop.name][0]
