@@ -43,12 +43,12 @@ def draw_label(st, card):
 def rand_below(st, n):
     """A uniform integer in [0, n) from the state's counter-based generator
     (splitmix64), so the generator's whole state is one integer."""
-    z = (st.seed + (st.rng + 1) * 0x9E3779B97F4A7C15) & M64
-    st.rng += 1
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    z ^= z >> 31
-    return (z * n) >> 64
+    r = st.rng + 1
+    st.rng = r
+    z = (st.seed + r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return ((z ^ (z >> 31)) * n) >> 64
 
 
 class Op:
@@ -399,11 +399,11 @@ class DrawOp(Op):
 
     def run(self, st, fr):
         piles = st.piles
+        src = piles[self.src(st, fr)]
         while True:
             if fr[self.count] <= 0:
                 fr[PC] += 1
                 return True
-            src = piles[self.src(st, fr)]
             if not src and self.refill is not None and piles[self.refill]:
                 src.extend(piles[self.refill])
                 piles[self.refill].clear()
