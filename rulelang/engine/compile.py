@@ -1170,9 +1170,10 @@ class Ctx:
         matching, _ = _pieces_matching(self, e.pieces, e.cond)
         if e.quantifier == "count":
             return lambda st, fr: len(matching(st, fr))
+        found = getattr(matching, "any", lambda st, fr: bool(matching(st, fr)))
         if e.quantifier == "none":
-            return lambda st, fr: not matching(st, fr)
-        return lambda st, fr: bool(matching(st, fr))
+            return lambda st, fr: not found(st, fr)
+        return found
 
     def e_PieceExtreme(self, e):
         matching, slot = _pieces_matching(self, e.pieces, e.cond)
@@ -1246,10 +1247,23 @@ def _pieces_matching(ctx, pset, cond):
     """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``
     (compiled with the piece in scope in a temporary local)."""
     slot = ctx.temp()
+    n = len(ctx.prog.piece_names[pset])
+    if cond is not None and all(isinstance(x, _INLINE) for x in ir.walk(cond)):
+        # One generated loop (see Source.s_PieceQuery), no call per piece.
+        source = Source(ctx)
+        var = source.temp()
+        ctx.piece_scope.append((pset, var))
+        try:
+            body = source.src(cond)
+        finally:
+            ctx.piece_scope.pop()
+        matching = source.function_of(f"[{var} for {var} in range({n}) if {body}]")
+        found = source.function_of(f"any({body} for {var} in range({n}))")
+        matching.any = found
+        return matching, slot
     ctx.piece_scope.append((pset, slot))
     test = ctx.expr(cond) if cond is not None else None
     ctx.piece_scope.pop()
-    n = len(ctx.prog.piece_names[pset])
     if test is None:
         every = list(range(n))
         return (lambda st, fr: every), slot
@@ -1262,6 +1276,15 @@ def _pieces_matching(ctx, pset, cond):
             if test(st, probe):
                 out.append(i)
         return out
+
+    def anyone(st, fr):
+        probe = _probe(fr, slot)
+        for i in range(n):
+            probe[slot] = i
+            if test(st, probe):
+                return True
+        return False
+    matching.any = anyone       # 'any of' / 'none of' stop at the first piece found
     return matching, slot
 
 
@@ -1320,10 +1343,12 @@ class Source:
         self.temps = 0
 
     def function(self, e):
-        body = self.src(e)
+        return self.function_of(self.src(e))
+
+    def function_of(self, body):
         env = {"C": self.consts, "_big": _big_result, "_div": _floordiv, "_mod": _mod,
                "min": min, "max": max, "abs": abs, "bool": bool, "len": len, "type": type,
-               "int": int, "tuple": tuple, "__builtins__": {}}
+               "int": int, "tuple": tuple, "sum": sum, "any": any, "range": range, "__builtins__": {}}
         return eval(compile(f"lambda st, fr: {body}", "<rulelang expression>", "eval"), env)
 
     def const(self, value):
@@ -1359,6 +1384,12 @@ class Source:
 
     def piece_field(self, pset, slot, field):
         prog = self.ctx.prog
+        if isinstance(slot, str):       # the piece a generated loop is looking at
+            if field in prog.piece_slot[pset]:
+                base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][field]
+                return f"st.g[{base} + {slot} * {K} + {k}]"
+            table = prog.piece_attr[pset].get(field)
+            return "None" if table is None else f"{self.const(table)}[{slot}]"
         if field in prog.piece_slot[pset]:
             base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][field]
             return f"(None if fr[{slot}] is None else st.g[{base} + fr[{slot}] * {K} + {k}])"
@@ -1436,6 +1467,25 @@ class Source:
     def s_ThisPlayer(self, e):
         return f"fr[{PLAYER}]"
 
+    def s_PieceQuery(self, e):
+        """``count / any of / none of crew where …`` as one generated loop
+        over the pieces, when its condition is made only of nodes that
+        have source here (so no closure needs the piece in a frame)."""
+        if e.cond is None or not all(isinstance(n, _INLINE) for n in ir.walk(e.cond)):
+            return None
+        ctx = self.ctx
+        n = len(ctx.prog.piece_names[e.pieces])
+        var = self.temp()
+        ctx.piece_scope.append((e.pieces, var))
+        try:
+            cond = self.src(e.cond)
+        finally:
+            ctx.piece_scope.pop()
+        if e.quantifier == "count":
+            return f"sum([1 for {var} in range({n}) if {cond}])"
+        found = f"any({cond} for {var} in range({n}))"
+        return f"(not {found})" if e.quantifier == "none" else found
+
     def s_Round(self, e):
         return "st.round"
 
@@ -1461,7 +1511,7 @@ class PureBlock:
                 "    except Exception as e:\n        raise PureFault(_at, e) from e\n")
         env = {"C": self.source.consts, "_big": _big_result, "_div": _floordiv, "_mod": _mod,
                "min": min, "max": max, "abs": abs, "bool": bool, "len": len, "type": type,
-               "int": int, "tuple": tuple, "range": range, "Exception": Exception,
+               "int": int, "tuple": tuple, "sum": sum, "any": any, "range": range, "Exception": Exception,
                "RulesetRuntimeError": RulesetRuntimeError, "PureFault": O.PureFault,
                "RuleFault": RuleFault, "__builtins__": {}}
         exec(compile(text, "<rulelang statements>", "exec"), env)
@@ -1525,7 +1575,9 @@ def _big_result(r, big):
     raise _too_big(big)
 
 
-_COMPOUND = (ir.BinOp, ir.Compare, ir.Not, ir.Neg, ir.IfExpr, ir.CallFn)
+_COMPOUND = (ir.BinOp, ir.Compare, ir.Not, ir.Neg, ir.IfExpr, ir.CallFn, ir.PieceQuery)
+_INLINE = (ir.Num, ir.Bool, ir.NoneLit, ir.Name, ir.Attr, ir.BinOp, ir.Compare, ir.Not, ir.Neg,
+           ir.IfExpr, ir.CallFn, ir.ThisPlayer, ir.Round)
 
 
 def _fuse(code):
