@@ -400,6 +400,8 @@ class DrawOp(Op):
     def run(self, st, fr):
         piles = st.piles
         src = piles[self.src(st, fr)]
+        if not st.explicit and not self.hooks and st.chance_record is None and not st.logging:
+            return self._quick(st, fr, src)
         while True:
             if fr[self.count] <= 0:
                 fr[PC] += 1
@@ -422,6 +424,41 @@ class DrawOp(Op):
             # modes leave the pile in the same order after the same draws.
             if self._take(st, fr, src, src.index(src[i])):
                 return True     # an 'on draw' rule runs first; the draw goes on after
+
+    def _quick(self, st, fr, src):
+        """The same draws as ``run`` makes (same generator steps, same
+        cards, same pile order), in one loop: sample mode, no 'on draw'
+        rule, nothing logged or recorded."""
+        piles = st.piles
+        dst = piles[self.dst(st, fr)]
+        left = fr[self.count]
+        refill = self.refill
+        seed, r = st.seed, st.rng
+        while left > 0:
+            n = len(src)
+            if not n:
+                if refill is None or not piles[refill]:
+                    break
+                src.extend(piles[refill])
+                piles[refill].clear()
+                n = len(src)
+            if n > 1:
+                r += 1      # rand_below, inlined
+                z = (seed + r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                i = src.index(src[((z ^ (z >> 31)) * n) >> 64])
+            else:
+                i = 0
+            card = src[i]
+            src[i] = src[-1]
+            src.pop()
+            dst.append(card)
+            left -= 1
+        st.rng = r
+        fr[self.count] = 0
+        fr[PC] += 1
+        return True
 
     def _take(self, st, fr, src, i):
         card = src[i]
