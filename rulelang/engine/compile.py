@@ -1341,6 +1341,7 @@ class Source:
         self.ctx = ctx
         self.consts = []
         self.temps = 0
+        self.player = f"fr[{PLAYER}]"   # the player in scope (a loop's variable in a question)
 
     def function(self, e):
         return self.function_of(self.src(e))
@@ -1414,7 +1415,7 @@ class Source:
         if name in ctx.locals:
             return f"fr[{ctx.locals[name]}]"
         if name in prog.pslot:
-            return f"st.v[fr[{PLAYER}] * {prog.K} + {prog.pslot[name]}]"
+            return f"st.v[{self.player} * {prog.K} + {prog.pslot[name]}]"
         if name in prog.gslot:
             return f"st.g[{prog.gslot[name]}]"
         if name in prog.consts:
@@ -1465,7 +1466,46 @@ class Source:
         return f"{e.func}({', '.join(self.src(a) for a in e.args)})"
 
     def s_ThisPlayer(self, e):
-        return f"fr[{PLAYER}]"
+        return self.player
+
+    def looking_at_players(self, e, node):
+        """(seat variable, source of ``node`` with that seat in scope), or
+        None when ``node`` has parts without source here."""
+        if node is not None and not all(isinstance(n, _INLINE) for n in ir.walk(node)):
+            return None
+        var = self.temp()
+        saved, self.player = self.player, var
+        try:
+            body = "True" if node is None else self.src(node)
+        finally:
+            self.player = saved
+        seats = f"range(st.n)" if not e.other else f"range(st.n) if {var} != {saved}"
+        return var, body, seats
+
+    def s_PlayerQuery(self, e):
+        """``count / no / any [other] players where …`` as one generated loop."""
+        found = self.looking_at_players(e, e.cond)
+        if found is None:
+            return None
+        var, cond, seats = found
+        if e.other:
+            loop = f"for {var} in range(st.n) if {var} != {self.player} and {cond}"
+        else:
+            loop = f"for {var} in range(st.n) if {cond}"
+        if e.quantifier == "count":
+            return f"sum([1 {loop}])"
+        hit = f"any([True {loop}])"
+        return f"(not {hit})" if e.quantifier == "none" else hit
+
+    def s_Extreme(self, e):
+        """``highest / lowest X among [other] players`` (0 with nobody)."""
+        found = self.looking_at_players(e, e.value)
+        if found is None:
+            return None
+        var, value, _ = found
+        other = f" if {var} != {self.player}" if e.other else ""
+        pick = "max" if e.which == "highest" else "min"
+        return f"{pick}([{value} for {var} in range(st.n){other}], default=0)"
 
     def s_PieceQuery(self, e):
         """``count / any of / none of crew where …`` as one generated loop
@@ -1575,7 +1615,8 @@ def _big_result(r, big):
     raise _too_big(big)
 
 
-_COMPOUND = (ir.BinOp, ir.Compare, ir.Not, ir.Neg, ir.IfExpr, ir.CallFn, ir.PieceQuery)
+_COMPOUND = (ir.BinOp, ir.Compare, ir.Not, ir.Neg, ir.IfExpr, ir.CallFn, ir.PieceQuery,
+             ir.PlayerQuery, ir.Extreme)
 _INLINE = (ir.Num, ir.Bool, ir.NoneLit, ir.Name, ir.Attr, ir.BinOp, ir.Compare, ir.Not, ir.Neg,
            ir.IfExpr, ir.CallFn, ir.ThisPlayer, ir.Round)
 
