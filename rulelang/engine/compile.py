@@ -608,6 +608,27 @@ class Ctx:
             fr[slot] = tuple(f for i, f in enumerate(faces) if i not in gone)
         self.emit(O.Exec(self.where(s), spend))
 
+    def assign_place(self, s):
+        """(Python source of the place ``s`` assigns, its keeper): the same
+        places and bounds as ``assign_fn``, for generated code."""
+        t, prog = s.target, self.prog
+        big = prog.limits.max_number
+        if isinstance(t, ir.Name) and t.name in self.locals:
+            return f"fr[{self.locals[t.name]}]", _keeper(None, None, big)
+        if isinstance(t, ir.Attr) and t.obj in self.piece_locals:
+            pset = self.piece_locals[t.obj]
+            decl = prog.piece_sets[pset].state[prog.piece_slot[pset][t.name]]
+            lo = None if decl.min is None else prog.const_value(decl.min)
+            hi = None if decl.max is None else prog.const_value(decl.max)
+            base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][t.name]
+            return f"st.g[{base} + fr[{self.locals[t.obj]}] * {K} + {k}]", _keeper(lo, hi, big)
+        lo, hi = prog.bounds[t.name]
+        keep = _keeper(lo, hi, big)
+        if prog.stat_decl[t.name].scope == "global":
+            return f"st.g[{prog.gslot[t.name]}]", keep
+        who = f"fr[{self.locals[t.obj]}]" if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
+        return f"st.v[{who} * {prog.K} + {prog.pslot[t.name]}]", keep
+
     def s_Let(self, s):
         slot = self.local(s.name)
         f = self.expr(s.value)
@@ -1598,6 +1619,15 @@ class PureBlock:
             self.block(s.body, depth + 1)
         elif isinstance(s, ir.Stop):
             self.line(depth, "break")
+        elif isinstance(s, ir.Let):
+            slot = self.ctx.local(s.name)
+            self.line(depth, f"fr[{slot}] = {src(s.value)}")
+        elif isinstance(s, ir.Assign):
+            place, keep = self.ctx.assign_place(s)
+            value = src(s.value)
+            if s.op != "=":
+                value = f"{place} {s.op[0]} ({value})"
+            self.line(depth, f"{place} = {self.source.const(keep)}({value})")
         else:
             self.line(depth, f"{self.source.const(self.ctx.capture(s))}(st, fr)")
 
