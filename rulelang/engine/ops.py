@@ -1107,6 +1107,7 @@ class NextTurnOp(Op):
         n = st.n
         idle = 0
         when = game.turn_when
+        first = st.first_seat()
         while True:
             st.order_pos += 1
             if st.order_pos >= n:
@@ -1115,7 +1116,8 @@ class NextTurnOp(Op):
                 # A new round begins: an end that counts rounds may fire now.
                 if st.check_endings():
                     return False
-            seat = (st.first_seat() + st.order_pos) % n
+                first = st.first_seat()
+            seat = (first + st.order_pos) % n
             if when is None or when(st, [None, 0, seat]):
                 break
             idle += 1
