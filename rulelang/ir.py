@@ -670,9 +670,9 @@ class PieceProp:
 
 @attrs.frozen
 class Space:
-    """A space of a track (``track camp { ocean_camp: heat 1, morale 13 … }``):
+    """A space of a track (``track depth { shallow: air 3, light yes … }``):
     its name, one of the track stat's words, and the data printed on it,
-    read as ``camp.heat`` while the track's marker is on it."""
+    read as ``depth.air`` while the track's marker is on it."""
 
     name: str
     props: Tuple[PieceProp, ...] = ()
