@@ -43,9 +43,9 @@ def check_invariants(state):
         man = state.piece("crew", name)
         assert man["place"] in PLACES
         assert man["skill"] == (man["blue_skill"] if man["side"] == "fresh" else man["red_skill"])
-        if man["place"] == "in_camp" and state.stat("camp") is not None:
+        if man["place"] == "in_camp":
             groups[man["group"]] += 1
-        elif man["place"] != "in_camp":
+        else:
             assert man["group"] == 0, (name, man)
         if man["place"] == "infirmary":
             assert man["side"] == "demoralized", name

@@ -34,6 +34,10 @@ class Program:
         self.pslot = {s.name: i for i, s in enumerate(self.player_stats)}
         self.gslot = {s.name: i for i, s in enumerate(self.global_stats)}
         self.stat_decl = {s.name: s for s in rs.stats}
+        #: track -> space -> what that space prints ({field: value})
+        self.track_data = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
+                                    for sp in s.spaces}
+                           for s in rs.stats if s.spaces}
         self.enum_values = {v for s in rs.stats if s.values for v in s.values}
         self.consts = {}
         self._pieces(rs)
@@ -1044,14 +1048,10 @@ class Ctx:
 
     def track_table(self, e):
         """(global slot, {space: value}) when ``e`` reads a track's space data."""
-        if e.obj in self.locals or e.obj not in self.prog.gslot:
+        data = self.prog.track_data.get(e.obj)
+        if e.obj in self.locals or data is None:
             return None
-        stat = self.prog.stat_decl[e.obj]
-        if not stat.spaces:
-            return None
-        table = {sp.name: next((_literal(p.value) for p in sp.props if p.name == e.name), None)
-                 for sp in stat.spaces}
-        return self.prog.gslot[e.obj], table
+        return self.prog.gslot[e.obj], {space: printed.get(e.name) for space, printed in data.items()}
 
     def e_Attr(self, e):
         track = self.track_table(e)
@@ -1345,8 +1345,6 @@ def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
     prog = Program(rs, limits)
     for late in prog.__dict__.pop("_late", []):
         late()
-    for code in prog.codes:
-        _fuse(code)
     return prog
 
 
@@ -1368,10 +1366,8 @@ class Source:
         return self.function_of(self.src(e))
 
     def function_of(self, body):
-        env = {"C": self.consts, "_big": _big_result, "_div": _floordiv, "_mod": _mod,
-               "min": min, "max": max, "abs": abs, "bool": bool, "len": len, "type": type,
-               "int": int, "tuple": tuple, "sum": sum, "any": any, "range": range, "__builtins__": {}}
-        return eval(compile(f"lambda st, fr: {body}", "<rulelang expression>", "eval"), env)
+        return eval(compile(f"lambda st, fr: {body}", "<rulelang expression>", "eval"),
+                    {**_GENERATED_ENV, "C": self.consts})
 
     def const(self, value):
         self.consts.append(value)
@@ -1570,11 +1566,7 @@ class PureBlock:
         text = ("def pure(st, fr):\n    _at = 0\n    _steps = 0\n    try:\n" + "\n".join(self.lines) +
                 "\n    except RulesetRuntimeError:\n        raise\n"
                 "    except Exception as e:\n        raise PureFault(_at, e) from e\n")
-        env = {"C": self.source.consts, "_big": _big_result, "_div": _floordiv, "_mod": _mod,
-               "min": min, "max": max, "abs": abs, "bool": bool, "len": len, "type": type,
-               "int": int, "tuple": tuple, "sum": sum, "any": any, "range": range, "Exception": Exception,
-               "RulesetRuntimeError": RulesetRuntimeError, "PureFault": O.PureFault,
-               "RuleFault": RuleFault, "__builtins__": {}}
+        env = {**_GENERATED_ENV, "C": self.source.consts}
         exec(compile(text, "<rulelang statements>", "exec"), env)
         return env["pure"], tuple(self.wheres)
 
@@ -1651,15 +1643,10 @@ _INLINE = (ir.Num, ir.Bool, ir.NoneLit, ir.Name, ir.Attr, ir.BinOp, ir.Compare, 
            ir.IfExpr, ir.CallFn, ir.ThisPlayer, ir.Round)
 
 
-def _fuse(code):
-    """Let the first of a run of straight-line ops (``Exec``) carry out the
-    whole run in one step.  The others stay where they are, so a jump into
-    the middle of the run still finds its op."""
-    i = 0
-    while i < len(code):
-        j = i
-        while j < len(code) and type(code[j]) is O.Exec:
-            j += 1
-        if j - i >= 2:
-            code[i] = O.ExecRun(code[i:j])
-        i = max(j, i + 1)
+#: All that generated code can name (no builtins beyond these).
+_GENERATED_ENV = {
+    "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
+    "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
+    "range": range, "Exception": Exception, "RulesetRuntimeError": RulesetRuntimeError,
+    "PureFault": O.PureFault, "RuleFault": RuleFault, "__builtins__": {},
+}

@@ -98,31 +98,6 @@ class Exec(Op):
         return True
 
 
-class ExecRun(Op):
-    """Several ``Exec`` ops in a row, carried out in one step; a fault is
-    reported at the op it happened in."""
-
-    __slots__ = ("fns", "ops")
-
-    def __init__(self, ops):
-        super().__init__(ops[0].where)
-        self.ops = tuple(ops)
-        self.fns = tuple(op.fn for op in ops)
-
-    def run(self, st, fr):
-        k = 0
-        try:
-            for fn in self.fns:
-                fn(st, fr)
-                k += 1
-        except RulesetRuntimeError:
-            raise
-        except Exception as e:
-            raise fault(st, self.ops[k], e) from e
-        fr[PC] += k
-        return True
-
-
 class PureFault(Exception):
     """Raised by a ``PureOp``'s function: which of its statements failed."""
 

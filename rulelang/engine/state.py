@@ -363,12 +363,9 @@ class State:
         for pset, names in prog.piece_names.items():
             pieces[pset] = [{"name": name, **self.piece(pset, name)} for name in names]
         tracks = {}
-        for k, stat in enumerate(prog.global_stats):
-            if stat.spaces:
-                here = next((sp for sp in stat.spaces if sp.name == self.g[k]), None)
-                tracks[stat.name] = {"space": self.g[k], **{
-                    p.name: (p.value.name if hasattr(p.value, "name") else getattr(p.value, "value", None))
-                    for p in (here.props if here else ())}}
+        for name, spaces in prog.track_data.items():
+            here = self.g[prog.gslot[name]]
+            tracks[name] = {"space": here, **spaces.get(here, {})}
         view = {
             "tracks": tracks,
             "pieces": pieces,
