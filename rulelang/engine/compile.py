@@ -8,11 +8,14 @@ parse tree is never walked at run time.
 
 from __future__ import annotations
 
+import itertools
 import operator
+import re
 
 from .. import ir
 from ..errors import RulesetCheckError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS
+from . import codegen
 from . import ops as O
 from .ops import LOCALS, PC, PLAYER, RuleFault
 
@@ -98,8 +101,17 @@ class Program:
         self.rules = {r.name: r for r in rs.rules}
         self.options = {o.name: o for o in rs.options}
         self.reroll = None
+        self.reroll_src = None
         self.turn_when = None
         self.turn_first = None
+        # Generated code (``Source``, ``PureBlock``, ``codegen``): one list of
+        # constants ``C`` and one counter of temporaries for the program, so
+        # any generated fragment is valid inside any generated function.
+        self.gen_consts = []
+        self.gen_temps = itertools.count(1)
+        self.fn_src = {}       # compiled fn(st, fr) -> its Python source (same meaning)
+        self.move_lists = {}   # State._legal: id(list an op offered) -> (list, player, Moves)
+        self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
         self._build()
 
     # ------------------------------------------------------------- building
@@ -137,10 +149,17 @@ class Program:
                             self.enum_values.add(value)
             self.piece_attr[ps.name] = attrs_of
 
+    def runner(self, code_id):
+        """The generated function of code ``code_id`` (``codegen``), made
+        the first time the code runs."""
+        fn = self.runners[code_id] = codegen.runner(self, code_id)
+        return fn
+
     def _new_code(self, name):
         self.codes.append([])
         self.code_names.append(name)
         self.nlocals.append(0)
+        self.code_wheres.append([])
         return len(self.codes) - 1
 
     def _build(self):
@@ -193,6 +212,7 @@ class Program:
         if rs.reroll is not None:
             ctx = Ctx(self, None, "reroll")
             cond = ctx.expr(rs.reroll.cond)
+            self.reroll_src = Source(ctx).src_for_player(rs.reroll.cond, "_tp")
             costs = [ctx.simple(s) for s in rs.reroll.cost]
 
             def cost(st, fr, costs=costs):
@@ -227,6 +247,15 @@ class Program:
         else:
             main.append(O.NoTurnOp(where))
         self.endings = [(e.name, Ctx(self, None, f"end {e.name!r}").expr(e.cond)) for e in rs.endings]
+        # The turn loop's questions as source about a seat in a variable
+        # (None where one needs a frame of its own): see codegen.
+        ask = Ctx(self, None, "the turn")
+        self.endings_src = [Source(ask).src_for_player(e.cond, "_p") for e in rs.endings]
+        if rs.turn is not None:
+            self.turn_when_src = None if rs.turn.when is None else \
+                Source(ask).src_for_player(rs.turn.when, "_seat")
+            self.turn_first_src = None if rs.turn.first is None else \
+                Source(ask).src_for_player(rs.turn.first, "0")
         sctx = Ctx(self, None, "score")
         self.score_items = [(sctx.expr(i.points), sctx.expr(i.cond) if i.cond is not None else None)
                             for i in rs.score]
@@ -234,6 +263,7 @@ class Program:
         self.player_init = [init.expr(s.initial) for s in self.player_stats]
         self.global_init = [init.expr(s.initial) for s in self.global_stats]
         self.turn_init = [(self.pslot[s.name], init.expr(s.initial)) for s in self.turn_stats]
+        self.turn_init_src = [Source(init).src_for_player(s.initial, "_seat") for s in self.turn_stats]
 
     def _build_turn(self, turn):
         ctx = Ctx(self, self.turn_code, "the turn")
@@ -276,15 +306,7 @@ class Program:
         for j in ends:
             j.target = end
         targets = [dispatch.get(v, end) for v in range(table.sides + 2)]
-
-        class Dispatch(O.Op):
-            __slots__ = ()
-
-            def run(self, st, fr, targets=targets, end=end):
-                v = fr[LOCALS]
-                fr[PC] = targets[v] if 0 <= v < len(targets) else end
-                return True
-        ctx.code[dispatch_op_index] = Dispatch(ctx.where(table))
+        ctx.code[dispatch_op_index] = O.DispatchOp(ctx.where(table), targets, end)
         ctx.done()
         self.table_rows[table.name] = [(row.label or str(row.low), row.low, row.high, start)
                                        for row, start in starts]
@@ -332,7 +354,8 @@ _PLAYERS = operator.attrgetter("v")   # each player's stats
 
 
 def _keeper(lo, hi, big):
-    """fn(x) -> x within [lo, hi]; past max_number it is an error."""
+    """fn(x) -> x within [lo, hi]; past max_number it is an error.  Its
+    ``bounds`` are the ints it keeps as they are."""
     def keep(x):
         if isinstance(x, bool) or not isinstance(x, int):
             return x
@@ -343,6 +366,7 @@ def _keeper(lo, hi, big):
         if not -big <= x <= big:
             raise _too_big(big)
         return x
+    keep.bounds = (-big if lo is None else max(lo, -big), big if hi is None else min(hi, big))
     return keep
 
 
@@ -402,6 +426,8 @@ class Ctx:
         self.prog = prog
         self.code_id = code_id
         self.code = prog.codes[code_id] if code_id is not None else []
+        # What the generated code's ``_at`` indexes name (see ``PureBlock``).
+        self.wheres = prog.code_wheres[code_id] if code_id is not None else []
         self.name = name
         self.locals = {}
         self.nlocals = 0
@@ -456,11 +482,9 @@ class Ctx:
         self.flush(run)
 
     def flush(self, run):
-        if len(run) == 1 and not isinstance(run[0], (ir.If, ir.While, ir.Repeat)):
-            self.stmt(run[0])
-        elif run:
-            fn, wheres = PureBlock(self).function(run)
-            self.emit(O.PureOp(self.where(run[0]), fn, wheres))
+        if run:
+            lines = PureBlock(self).lines_of(run)
+            self.emit(O.PureOp(self.where(run[0]), lines, self.wheres, self.prog.gen_consts))
 
     def pure(self, s, loops, depth):
         """Whether ``s`` runs straight through: only value changes, moves of
@@ -481,11 +505,12 @@ class Ctx:
             elif_ = len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If)
             return all(self.pure(x, loops, depth + 1) for x in s.then) and \
                 all(self.pure(x, loops, depth if elif_ else depth + 1) for x in s.orelse)
-        if isinstance(s, (ir.While, ir.Repeat)):
-            head = s.cond if isinstance(s, ir.While) else s.times
-            if any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(head)):
+        if isinstance(s, (ir.While, ir.Repeat, ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard)):
+            head = s.times if isinstance(s, ir.Repeat) else s.cond
+            if head is not None and \
+                    any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(head)):
                 return False
-            return all(self.pure(x, loops + 1, depth + 2) for x in s.body)
+            return all(self.pure(x, loops + 1, depth + 3) for x in s.body)
         return False
 
     def watched(self, s):
@@ -777,20 +802,28 @@ class Ctx:
         prog = self.prog
         if ref.name in prog.pile_index:
             i = prog.pile_index[ref.name]
-            return lambda st, fr: i
-        j = prog.player_pile_index[ref.name]
-        if ref.owner is not None:
-            slot = self.locals[ref.owner]
-            return lambda st, fr: st.nshared + j * st.n + fr[slot]
-        return lambda st, fr: st.nshared + j * st.n + fr[PLAYER]
+            fn, src = (lambda st, fr: i), str(i)
+        else:
+            j = prog.player_pile_index[ref.name]
+            slot = self.locals[ref.owner] if ref.owner is not None else PLAYER
+            fn, src = (lambda st, fr: st.nshared + j * st.n + fr[slot]), \
+                f"(st.nshared + {j} * st.n + fr[{slot}])"
+        prog.fn_src[fn] = src
+        return fn
+
+    def pile_src(self, ref):
+        """Python source of the index of a pile in ``st.piles``."""
+        return self.prog.fn_src[self.pile(ref)]
+
+    def line_op(self, node, text):
+        """An op doing one line of generated Python (about ``node``)."""
+        self.wheres.append(self.where(node))
+        return self.emit(O.PureOp(self.where(node), [f"_at = {len(self.wheres) - 1}", text],
+                                  self.wheres, self.prog.gen_consts))
 
     def s_Draw(self, s):
-        count = self.expr(s.count)
         work = self.temp()
-
-        def start(st, fr):
-            fr[work] = count(st, fr)
-        self.emit(O.Exec(self.where(s), start))
+        self.line_op(s, f"fr[{work}] = {Source(self).src(s.count)}")
         refill = self.prog.refill.get(s.source.name)
         refill_i = self.prog.pile_index.get(refill) if refill else None
         op = self.emit(O.DrawOp(self.where(s), work, self.pile(s.source), self.pile(s.dest), refill_i))
@@ -969,12 +1002,18 @@ class Ctx:
         """fn(st, fr) -> the value of ``e``.  A compound expression becomes
         one Python function made from generated source (see ``Source``),
         so it runs without a call per node; leaves stay small closures."""
+        source = Source(self)
         if id(e) in self.hoisted:
             slot = self.hoisted[id(e)]
-            return lambda st, fr: fr[slot]
-        if type(e) in _COMPOUND:
-            return Source(self).function(e)
-        return self.closure(e)
+            fn, src = (lambda st, fr: fr[slot]), f"fr[{slot}]"
+        elif type(e) in _COMPOUND:
+            src = source.src(e)
+            fn = source.function_of(src)
+        else:
+            fn = self.closure(e)
+            src = source.leaf(e) or f"{source.const(fn)}(st, fr)"
+        self.prog.fn_src[fn] = src      # the same value as inline source (for codegen)
+        return fn
 
     def closure(self, e):
         return getattr(self, "e_" + type(e).__name__)(e)
@@ -1345,6 +1384,7 @@ def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
     prog = Program(rs, limits)
     for late in prog.__dict__.pop("_late", []):
         late()
+    prog.runners = [None] * len(prog.codes)   # made on first use (``Program.runner``)
     return prog
 
 
@@ -1358,8 +1398,8 @@ class Source:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.consts = []
-        self.temps = 0
+        self.consts = ctx.prog.gen_consts
+        self.temps = ctx.prog.gen_temps
         self.player = f"fr[{PLAYER}]"   # the player in scope (a loop's variable in a question)
 
     def function(self, e):
@@ -1374,8 +1414,19 @@ class Source:
         return f"C[{len(self.consts) - 1}]"
 
     def temp(self):
-        self.temps += 1
-        return f"_t{self.temps}"
+        return f"_t{next(self.temps)}"
+
+    def leaf(self, e):
+        """Source for a node without calling a closure, or None."""
+        method = getattr(self, "s_" + type(e).__name__, None)
+        return method(e) if method is not None else None
+
+    def src_for_player(self, e, var):
+        """Source of ``e`` asked about the player in Python variable ``var``
+        (where there is no frame of a rule), or None if it needs one."""
+        self.player = var
+        out = self.src(e)
+        return None if re.search(r"\bfr\b", out) else out
 
     def src(self, e):
         ctx = self.ctx
@@ -1546,38 +1597,60 @@ class Source:
     def s_Round(self, e):
         return "st.round"
 
+    def s_TestResult(self, e):
+        if e.what == "passed":
+            return "(st.test is not None and st.test[0])"
+        if e.what == "failed":
+            return "(st.test is not None and not st.test[0])"
+        return "(st.test[1] if st.test is not None else 0)"
+
+    def s_CountCards(self, e):
+        prog = self.ctx.prog
+        same = [i for i, n in enumerate(prog.card_names) if n == e.card]
+        pile = f"st.piles[{self.ctx.pile_src(e.pile)}]"
+        if len(same) == 1:
+            return f"{pile}.count({same[0]})"
+        return f"sum([1 for {(c := self.temp())} in {pile} if {c} in {self.const(frozenset(same))}])"
+
+    def s_PileSize(self, e):
+        ctx = self.ctx
+        if e.pile.name in ctx.locals and e.pile.owner is None:
+            return f"len(fr[{ctx.locals[e.pile.name]}] or ())"
+        return f"len(st.piles[{ctx.pile_src(e.pile)}])"
+
+    def s_SumCards(self, e):
+        prog = self.ctx.prog
+        values = prog.card_props.get(e.prop, {})
+        table = self.const([values.get(i, 0) for i in range(len(prog.card_names))])
+        c = self.temp()
+        return f"sum([{table}[{c}] for {c} in st.piles[{self.ctx.pile_src(e.pile)}]])"
+
 
 class PureBlock:
-    """A run of statements that never wait, as one generated Python
-    function with real ``if``, ``while`` and ``for``: conditions are inline
-    source (``Source``); each simple statement calls the function ``Ctx``
-    made for it.  ``_at`` tracks the statement being carried out, so a
-    fault still names its own line."""
+    """A run of statements that never wait, as lines of Python with real
+    ``if``, ``while`` and ``for``: conditions are inline source
+    (``Source``); each simple statement calls the function ``Ctx`` made for
+    it.  ``_at`` is set to the index in the code's ``wheres`` of the
+    statement being carried out, so a fault still names its own line.  The
+    lines become part of the code's generated function (``codegen``)."""
 
     def __init__(self, ctx):
         self.ctx = ctx
         self.source = Source(ctx)
         self.lines = []
-        self.wheres = []
-        self.loops = 0
 
-    def function(self, stmts):
-        self.block(stmts, 2)
-        text = ("def pure(st, fr):\n    _at = 0\n    _steps = 0\n    try:\n" + "\n".join(self.lines) +
-                "\n    except RulesetRuntimeError:\n        raise\n"
-                "    except Exception as e:\n        raise PureFault(_at, e) from e\n")
-        env = {**_GENERATED_ENV, "C": self.source.consts}
-        exec(compile(text, "<rulelang statements>", "exec"), env)
-        return env["pure"], tuple(self.wheres)
+    def lines_of(self, stmts):
+        self.block(stmts, 0)
+        return self.lines
 
     def line(self, depth, text):
         self.lines.append("    " * depth + text)
 
     def count_step(self, depth):
         """Every pass of every loop counts against ``Limits.max_steps``, as
-        the op machine's steps do, so an endless loop still stops."""
-        self.line(depth, "_steps += 1")
-        self.line(depth, "if _steps > st.limits.max_steps:")
+        the machine's steps do, so an endless loop still stops."""
+        self.line(depth, "st.steps += 1")
+        self.line(depth, "if st.steps > st.limits.max_steps:")
         self.line(depth + 1, f"raise RuleFault({self.source.const(_RUNAWAY)} % st.limits.max_steps)")
 
     def block(self, stmts, depth):
@@ -1587,8 +1660,9 @@ class PureBlock:
             self.stmt(s, depth)
 
     def stmt(self, s, depth):
-        self.line(depth, f"_at = {len(self.wheres)}")
-        self.wheres.append(self.ctx.where(s))
+        wheres = self.ctx.wheres
+        self.line(depth, f"_at = {len(wheres)}")
+        wheres.append(self.ctx.where(s))
         src = self.source.src
         if isinstance(s, ir.If):
             self.line(depth, f"if {src(s.cond)}:")
@@ -1605,8 +1679,34 @@ class PureBlock:
             self.count_step(depth + 1)
             self.block(s.body, depth + 1)
         elif isinstance(s, ir.Repeat):
-            self.loops += 1
-            self.line(depth, f"for _r{self.loops} in range({src(s.times)}):")
+            self.line(depth, f"for {self.source.temp()} in range({src(s.times)}):")
+            self.count_step(depth + 1)
+            self.block(s.body, depth + 1)
+        elif isinstance(s, ir.ForEachPlayer):
+            self.each_player(s, depth)
+        elif isinstance(s, ir.ForEachPiece):
+            ctx = self.ctx
+            var = ctx.local(s.var)
+            ctx.piece_locals[s.var] = s.pieces
+            self.line(depth, f"for fr[{var}] in range({len(ctx.prog.piece_names[s.pieces])}):")
+            ctx.piece_scope.append((s.pieces, var))
+            try:
+                self.loop_test(s.cond, depth + 1)
+            finally:
+                ctx.piece_scope.pop()
+            self.count_step(depth + 1)
+            self.block(s.body, depth + 1)
+        elif isinstance(s, ir.ForEachCard):
+            ctx = self.ctx
+            var = ctx.local(s.var)
+            ctx.card_locals.add(s.var)
+            # Over the cards the pile holds when the loop starts.
+            self.line(depth, f"for fr[{var}] in tuple(st.piles[{ctx.pile_src(s.pile)}]):")
+            ctx.card_scope.append(var)
+            try:
+                self.loop_test(s.cond, depth + 1)
+            finally:
+                ctx.card_scope.pop()
             self.count_step(depth + 1)
             self.block(s.body, depth + 1)
         elif isinstance(s, ir.Stop):
@@ -1619,12 +1719,55 @@ class PureBlock:
             value = src(s.value)
             if s.op != "=":
                 value = f"{place} {s.op[0]} ({value})"
-            self.line(depth, f"{place} = {self.source.const(keep)}({value})")
+            # A plain int inside the bounds is kept as it is; anything else
+            # goes through the keeper (clamped, checked, or not a number).
+            lo, hi = keep.bounds
+            t = self.source.temp()
+            self.line(depth, f"{place} = {t} if type({t} := {value}) is int and {lo} <= {t} <= {hi} "
+                             f"else {self.source.const(keep)}({t})")
+        elif isinstance(s, ir.MoveAll):
+            ctx = self.ctx
+            a = self.source.temp()
+            self.line(depth, f"{a} = st.piles[{ctx.pile_src(s.source)}]")
+            self.line(depth, f"st.piles[{ctx.pile_src(s.dest)}].extend({a})")
+            self.line(depth, f"{a}.clear()")
         else:
             self.line(depth, f"{self.source.const(self.ctx.capture(s))}(st, fr)")
 
 
-_RUNAWAY = "the rules ran %d steps without reaching a decision (an endless loop?)"
+    def loop_test(self, cond, depth):
+        """Skip a 'for each' pass whose thing does not meet ``cond``."""
+        if cond is not None:
+            self.line(depth, f"if not {self.source.src(cond)}:")
+            self.line(depth + 1, "continue")
+
+    def each_player(self, s, depth):
+        """``for each [other] player [as p] [where …]``, seats in turn order
+        from the first seat as the loop starts; without ``as``, each player
+        is the player in scope in the body, and the one before comes back
+        after the loop (also after a 'stop')."""
+        src, ctx = self.source, self.ctx
+        me, first, i = src.temp(), src.temp(), src.temp()
+        self.line(depth, f"{me} = fr[{PLAYER}]")
+        self.line(depth, f"{first} = st.first_seat()")
+        seat = f"fr[{ctx.local(s.var)}]" if s.var else f"fr[{PLAYER}]"
+        if not s.var:
+            self.line(depth, "try:")
+            depth += 1
+        self.line(depth, f"for {i} in range(st.n):")
+        self.line(depth + 1, f"{seat} = ({first} + {i}) % st.n")
+        if s.other:
+            self.line(depth + 1, f"if {seat} == {me}:")
+            self.line(depth + 2, "continue")
+        self.loop_test(s.cond, depth + 1)
+        self.count_step(depth + 1)
+        self.block(s.body, depth + 1)
+        if not s.var:
+            self.line(depth - 1, "finally:")
+            self.line(depth, f"fr[{PLAYER}] = {me}")
+
+
+_RUNAWAY = O.RUNAWAY
 
 
 def _big_result(r, big):

@@ -24,6 +24,8 @@ WAIT_NONE, WAIT_CHANCE, WAIT_DECISION = 0, 1, 2
 
 M64 = (1 << 64) - 1
 
+RUNAWAY = "the rules ran %d steps without reaching a decision (an endless loop?)"
+
 
 class RuleFault(Exception):
     """Something a rule did at run time went past a limit or cannot be
@@ -56,6 +58,9 @@ class Op:
 
     __slots__ = ("where",)
     waits = False
+    #: Whether ``moves`` offers the very same list object for the same
+    #: choice (so ``State`` may keep the Moves it made for it).
+    same_lists = False
 
     def __init__(self, where):
         self.where = where  # (rule name, ir.Pos) for error messages
@@ -111,16 +116,20 @@ class _At(Op):
 
 
 class PureOp(Op):
-    """A run of statements that never wait, carried out in one step by a
-    generated function (``compile.PureBlock``)."""
+    """A run of statements that never wait (``compile.PureBlock``): lines of
+    generated Python, part of their code's generated function
+    (``codegen``).  Run on its own, it is made into a function first."""
 
-    __slots__ = ("fn", "wheres")
+    __slots__ = ("lines", "wheres", "consts", "fn")
 
-    def __init__(self, where, fn, wheres):
+    def __init__(self, where, lines, wheres, consts):
         super().__init__(where)
-        self.fn, self.wheres = fn, wheres
+        self.lines, self.wheres, self.consts, self.fn = lines, wheres, consts, None
 
     def run(self, st, fr):
+        if self.fn is None:
+            from .codegen import pure_function
+            self.fn = pure_function(self)
         try:
             self.fn(st, fr)
         except PureFault as e:
@@ -164,6 +173,21 @@ class JumpUnless(Op):
             fr[PC] += 1
         else:
             fr[PC] = self.target
+        return True
+
+
+class DispatchOp(Op):
+    """Go to the row of a table that the roll in local 0 names."""
+
+    __slots__ = ("targets", "end")
+
+    def __init__(self, where, targets, end):
+        super().__init__(where)
+        self.targets, self.end = targets, end
+
+    def run(self, st, fr):
+        v = fr[LOCALS]
+        fr[PC] = self.targets[v] if 0 <= v < len(self.targets) else self.end
         return True
 
 
@@ -220,7 +244,7 @@ class RollOp(Op):
     explicit mode this waits for a chance outcome; during a turn the
     ruleset's reroll rule may then offer the turn's player a reroll."""
 
-    __slots__ = ("count", "sides", "slot", "why", "dist")
+    __slots__ = ("count", "sides", "slot", "why", "dist", "chance_moves")
     waits = True
 
     def __init__(self, where, count, sides, slot, why):
@@ -230,6 +254,7 @@ class RollOp(Op):
         self.slot = slot
         self.why = why
         self.dist = _sum_distribution(count, sides)
+        self.chance_moves = [(roll_label(v), p, v) for v, p in self.dist]
 
     def run(self, st, fr):
         if st.explicit:
@@ -255,11 +280,21 @@ class RollOp(Op):
         fr[PC] += 1
         return True
 
+    same_lists = True
+
     def moves(self, st, fr):
         if st.rerolling:
             v = fr[self.slot]
-            return [(f"keep {v}", None, "keep"), (f"reroll {v}", None, "reroll")]
-        return [(roll_label(v), p, v) for v, p in self.dist]
+            found = _REROLL_MOVES.get(v)
+            if found is None:
+                found = _REROLL_MOVES[v] = [(f"keep {v}", None, "keep"), (f"reroll {v}", None, "reroll")]
+            return found
+        return self.chance_moves
+
+    def choices(self, st, fr):
+        if st.rerolling:
+            return _KEEP_OR_REROLL
+        return [v for v, _ in self.dist]
 
     def resume(self, st, fr, data):
         if st.rerolling:
@@ -291,6 +326,10 @@ def _sum_distribution(count, sides):
         dist = nxt
     whole = sides ** count
     return [(v, Fraction(w, whole)) for v, w in sorted(dist.items())]
+
+
+_KEEP_OR_REROLL = ("keep", "reroll")
+_REROLL_MOVES = {}   # die value -> the moves of keeping or rerolling it
 
 
 class RollOffOp(Op):
@@ -491,12 +530,22 @@ class ChooseCardsOp(Op):
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
+    same_lists = True
+
     def moves(self, st, fr):
+        return self._cached(st, fr)[0]
+
+    def choices(self, st, fr):
+        return self._cached(st, fr)[1]
+
+    def _cached(self, st, fr):
+        """(moves, their values) for this hand and these bounds."""
         cards = st.piles[self.pile(st, fr)]
         key = (tuple(sorted(cards)), self.low(st, fr), self.high(st, fr))
         found = self.cache.get(key)
         if found is None:
-            found = self._moves(st, cards, key[1], key[2])
+            moves = self._moves(st, cards, key[1], key[2])
+            found = (moves, [value for _, _, value in moves])
             if len(self.cache) >= 4096:
                 self.cache.clear()
             self.cache[key] = found

@@ -19,6 +19,7 @@ from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .compile import Program
 from .ops import (CODE, LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Policy,
+                  PureFault, _At,
                   RuleFault, fault, rand_below)
 
 #: ``State.current_player`` at a chance node.
@@ -117,7 +118,7 @@ class State:
     __slots__ = ("game", "prog", "n", "explicit", "seed", "rng", "v", "g", "piles",
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
-                 "limits", "logging", "_moves", "chance_record")
+                 "limits", "logging", "_moves", "chance_record", "steps")
 
     # ------------------------------------------------------------ public API
 
@@ -159,7 +160,18 @@ class State:
                 raise
             except Exception as e:  # a fault inside a rule, reported with its place
                 raise _fault(self, op, e) from e
-            moves = [Move(label, player, prob, value) for label, prob, value in found]
+            # An op that offers the very same list again (a cached choice)
+            # gets the very same moves: they are never changed.
+            known = self.prog.move_lists.get(id(found)) if op.same_lists else None
+            if known is not None and known[0] is found and known[1] == player:
+                moves = known[2]
+            else:
+                moves = [Move(label, player, prob, value) for label, prob, value in found]
+            if op.same_lists and known is None:
+                lists = self.prog.move_lists
+                if len(lists) >= 4096:
+                    lists.clear()
+                lists[id(found)] = (found, player, moves)
             cached = self._moves = (moves, None)   # the labels' index is made when first asked
         return cached
 
@@ -172,9 +184,13 @@ class State:
         if not isinstance(label, str):
             raise IllegalMoveError(f"a move is a Move or its label (a string), not {label!r}", move)
         moves, by_label = self._legal()
-        if isinstance(move, Move) and any(m is move for m in moves):
-            found = move
-        else:
+        found = None
+        if type(move) is Move:
+            for m in moves:
+                if m is move:
+                    found = m
+                    break
+        if found is None:
             if by_label is None:
                 by_label = {m.label: m for m in moves}
                 self._moves = (moves, by_label)
@@ -477,36 +493,24 @@ class State:
         return value
 
     def _run(self):
-        codes = self.prog.codes
-        limit = self.limits.max_steps
-        steps = 0
+        """Run the rules until a decision, a chance node or the end: each
+        frame's code is one generated function (``codegen``), called until
+        it waits (False) or the stack changes (True)."""
+        prog = self.prog
+        runners = prog.runners
         stack = self.stack
-        op = None
+        self.steps = 0
+        fr = None
         try:
             while stack:
                 fr = stack[-1]
-                code = codes[fr[0]]         # CODE
-                end = len(code)
-                while True:                 # the ops of this frame, until it changes
-                    pc = fr[1]              # PC
-                    if pc >= end:
-                        stack.pop()
-                        break
-                    op = code[pc]
-                    if not op.run(self, fr):
-                        return
-                    steps += 1
-                    if steps > limit:
-                        raise op.error(self, f"the rules ran {limit} steps without reaching a "
-                                             f"decision (an endless loop?)")
-                    if not stack or stack[-1] is not fr:
-                        break
-        except RulesetError:
-            raise
-        except Exception as e:
-            if op is None:
-                raise
-            raise _fault(self, op, e) from e
+                run = runners[fr[0]]
+                if run is None:
+                    run = prog.runner(fr[0])
+                if not run(self, fr):
+                    return
+        except PureFault as e:
+            raise fault(self, _At(prog.code_wheres[fr[0]][e.index]), e.error) from e.error
         if self.over is None:
             self.finish("no more turns")
 

@@ -1,0 +1,343 @@
+"""Compiled code to Python: each code (a rule, table, phase list, option)
+becomes one generated function that runs its ops from the frame's pc.
+
+The ops stay the machine's definition: every op that can wait, or that is
+not worth writing out, is called as it is (``O[k].run(st, fr)``).  The
+common ones (runs of plain statements, jumps, tests of conditions, calls,
+phases, table rows, dice and draws in sample mode) are written out inline,
+so a rule runs as straight Python between its decisions instead of one
+method call per op.  The generated function keeps the pc in a local and
+dispatches on it only where control can arrive other than by falling
+through (jump targets, the op after one that can wait or call)::
+
+    def run(st, fr):          # returns False: waiting (or over);
+        pc = fr[1]            #         True: the stack changed, go on
+        while True:
+            <count a step>
+            if pc == 0: ...
+            if pc == 4: ...
+            if pc >= N: st.stack.pop(); return True
+
+Every pass through the loop (an entry or a jump back) counts against
+``Limits.max_steps``.  ``_at`` holds the index (into the code's
+``Program.code_wheres``) of the op or statement being carried out; a fault
+is raised as ``PureFault(_at, error)`` so the machine names its line.
+
+The source is made from the compiled program only (slot numbers, and
+constants passed in the list ``C``), never from the rule file's text.
+"""
+
+from __future__ import annotations
+
+from ..errors import RulesetError
+from . import ops as O
+from .ops import LOCALS, PC, PLAYER
+
+_BASE = 3   # indentation of a block inside the dispatch loop
+
+
+def _indent(lines, depth):
+    pad = "    " * depth
+    return [pad + line for line in lines]
+
+
+def _env(consts):
+    from .compile import _GENERATED_ENV    # compile imports this module's users
+    return {**_GENERATED_ENV, "C": consts, "RulesetError": RulesetError,
+            "AssertionError": AssertionError, "str": str}
+
+
+def pure_function(op):
+    """A ``PureOp``'s lines as a function of their own."""
+    text = ("def pure(st, fr):\n    _at = 0\n    try:\n"
+            + "\n".join(_indent(op.lines, 2)) +
+            "\n    except RulesetError:\n        raise\n"
+            "    except Exception as e:\n        raise PureFault(_at, e) from e\n")
+    env = _env(op.consts)
+    exec(compile(text, "<rulelang statements>", "exec"), env)
+    return env["pure"]
+
+
+class Runner:
+    """Writes the generated function of one code."""
+
+    def __init__(self, prog, code_id):
+        self.prog = prog
+        self.code_id = code_id
+        self.code = prog.codes[code_id]
+        self.wheres = prog.code_wheres[code_id]
+        self.lines = []
+
+    # ------------------------------------------------------------ helpers
+
+    def const(self, value):
+        consts = self.prog.gen_consts
+        consts.append(value)
+        return f"C[{len(consts) - 1}]"
+
+    def at(self, op):
+        """Source setting ``_at`` to ``op``'s place."""
+        self.wheres.append(op.where)
+        return f"_at = {len(self.wheres) - 1}"
+
+    def value(self, fn):
+        """Source of a compiled expression: inline when known."""
+        src = self.prog.fn_src.get(fn)
+        return src if src is not None else f"{self.const(fn)}(st, fr)"
+
+    def emit(self, depth, *lines):
+        pad = "    " * depth
+        self.lines.extend(pad + line for line in lines)
+
+    # ------------------------------------------------------------ layout
+
+    def leaders(self):
+        """The pcs control can arrive at other than by falling through."""
+        code = self.code
+        out = {0, len(code)}
+        for k, op in enumerate(code):
+            if not isinstance(op, _STRAIGHT):
+                # The machine may come back to an op that waits or calls
+                # (the op itself or the one after it).
+                out.update((k, k + 1))
+            for name in ("target", "end"):
+                t = getattr(op, name, None)
+                if isinstance(t, int) and not isinstance(t, bool):
+                    out.add(t)
+            out.update(t for t in getattr(op, "targets", ()) if isinstance(t, int))
+        return out
+
+    def source(self):
+        code = self.code
+        n = len(code)
+        leaders = self.leaders()
+        self.emit(0, "def run(st, fr):", "    pc = fr[1]", "    _at = 0", "    _lim = st.limits.max_steps",
+                  "    try:", "        while True:",
+                  "            st.steps += 1",
+                  "            if st.steps > _lim:",
+                  f"                raise RuleFault({self.const(O.RUNAWAY)} % _lim)")
+        open_block = False     # whether control falls off the end of the block so far
+        for k, op in enumerate(code):
+            if k in leaders:
+                if open_block:
+                    self.emit(_BASE + 1, f"pc = {k}")
+                self.emit(_BASE, f"if pc == {k}:")
+            emitter = _EMITTERS.get(type(op))
+            if emitter is None or not emitter(self, k, op):
+                self.fallback(k, op)
+            open_block = isinstance(op, _STRAIGHT)
+        if open_block:
+            self.emit(_BASE + 1, f"pc = {n}")
+        self.emit(_BASE, f"if pc >= {n}:", "    st.stack.pop()", "    return True",
+                  f"raise AssertionError('no code at %d in {self.code_id}' % pc)")
+        self.emit(1, "except RulesetError:", "    raise",
+                  "except Exception as e:", "    raise PureFault(_at, e) from e")
+        return "\n".join(self.lines) + "\n"
+
+    def function(self):
+        text = self.source()
+        env = _env(self.prog.gen_consts)
+        env["O"] = self.code
+        exec(compile(text, f"<rulelang {self.prog.code_names[self.code_id]}>", "exec"), env)
+        return env["run"]
+
+    # ------------------------------------------------------------ ops
+
+    def fallback(self, k, op, depth=_BASE + 1):
+        """Call the op itself; go on where it left the pc."""
+        self.emit(depth, self.at(op), f"fr[1] = {k}",
+                  f"if not O[{k}].run(st, fr):", "    return False",
+                  "if not st.stack or st.stack[-1] is not fr:", "    return True",
+                  "pc = fr[1]")
+        self.emit(depth, f"if pc <= {k}:", "    continue")
+
+    def jump(self, depth, k, target):
+        self.emit(depth, f"pc = {target}")
+        if target <= k:
+            self.emit(depth, "continue")
+
+
+#: Ops that always go on to the next op (written out without a pc check).
+_STRAIGHT = (O.PureOp, O.Exec)
+
+
+# ---------------------------------------------------------------- emitters
+# Each writes op k inline at depth _BASE + 1 and returns True, or returns
+# False to have the op called as it is.  An op other than PureOp and Exec
+# must leave ``pc`` set (it ends its block).
+
+def _pure(r, k, op):
+    r.emit(_BASE + 1, *op.lines)
+    return True
+
+
+def _exec(r, k, op):
+    r.emit(_BASE + 1, r.at(op), f"{r.const(op.fn)}(st, fr)")
+    return True
+
+
+def _jump(r, k, op):
+    r.jump(_BASE + 1, k, op.target)
+    return True
+
+
+def _jump_unless(r, k, op):
+    r.emit(_BASE + 1, r.at(op), f"if {r.value(op.cond)}:", f"    pc = {k + 1}", "else:")
+    r.jump(_BASE + 2, k, op.target)
+    return True
+
+
+def _dispatch(r, k, op):
+    r.emit(_BASE + 1, f"_v = fr[{LOCALS}]",
+           f"pc = {r.const(op.targets)}[_v] if 0 <= _v < {len(op.targets)} else {op.end}")
+    if min(op.targets + [op.end]) <= k:
+        r.emit(_BASE + 1, "continue")
+    return True
+
+
+def _call(r, k, op):
+    prog = r.prog
+    frame = ", ".join([str(op.code), str(op.start), f"fr[{PLAYER}]"] +
+                      ["None"] * prog.nlocals[op.code])
+    r.emit(_BASE + 1, r.at(op), f"_f = [{frame}]")
+    for i, arg in enumerate(op.args):
+        r.emit(_BASE + 1, f"_f[{LOCALS + i}] = {r.value(arg)}")
+    r.emit(_BASE + 1, f"fr[{PC}] = {k + 1}", "st.push(_f)", "return True")
+    return True
+
+
+def _phase(r, k, op):
+    name = r.const(op.name)
+    skip, phase = r.const(f"skips the {op.name} phase"), r.const(f"{op.name} phase")
+    r.emit(_BASE + 1, f"if {name} in st.skips:",
+           "    if st.logging:", f"        st.note(fr[{PLAYER}], 'skip', {skip}, {name})",
+           f"    pc = {op.end}", "else:",
+           "    if st.logging:", f"        st.note(fr[{PLAYER}], 'phase', {phase}, {name})",
+           f"    pc = {k + 1}")
+    if op.end <= k:
+        r.emit(_BASE + 1, f"if pc <= {k}:", "    continue")
+    return True
+
+
+def _roll(r, k, op):
+    """Dice in sample mode, with the reroll question asked at once."""
+    d = _BASE + 1
+    r.emit(d, "if st.explicit or st.chance_record is not None:")
+    r.fallback(k, op, d + 1)
+    r.emit(d, "else:")
+    d += 1
+    r.emit(d, r.at(op), "_s = st.seed", "_r = st.rng", "_tot = 0")
+    r.emit(d, f"for _i in range({op.count}):", "    _r += 1",
+           "    _z = (_s + _r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF",
+           "    _z = ((_z ^ (_z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF",
+           "    _z = ((_z ^ (_z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF",
+           f"    _tot += (((_z ^ (_z >> 31)) * {op.sides}) >> 64) + 1",
+           "st.rng = _r", f"fr[{op.slot}] = _tot",
+           "if st.logging:",
+           f"    st.note(fr[{PLAYER}], 'roll', {r.const(op.why + ': rolled ')} + str(_tot), _tot)")
+    prog = r.prog
+    if prog.reroll is not None:
+        cond = prog.reroll_src
+        if cond is None:
+            cond = f"{r.const(prog.reroll[0])}(st, [None, 0, _tp])"
+        r.emit(d, "_tp = st.turn_player", f"if _tp is not None and {cond}:",
+               f"    st.wait({O.WAIT_DECISION}, _tp)", "    st.rerolling = True",
+               f"    fr[{PC}] = {k}", "    return False")
+    r.emit(d, f"pc = {k + 1}")
+    return True
+
+
+def _draw(r, k, op):
+    """Draws in sample mode with nothing to log or record: one loop."""
+    d = _BASE + 1
+    if op.hooks:
+        return False
+    r.emit(d, "if st.explicit or st.logging or st.chance_record is not None:")
+    r.fallback(k, op, d + 1)
+    # The same draws as DrawOp.run (same generator steps, same cards, same
+    # pile order), in one loop.
+    r.emit(d, "else:")
+    d += 1
+    r.emit(d, r.at(op), f"_src = st.piles[{r.value(op.src)}]", f"_dst = st.piles[{r.value(op.dst)}]",
+           f"_left = fr[{op.count}]", "_s = st.seed", "_r = st.rng",
+           "while _left > 0:", "    _n = len(_src)", "    if not _n:")
+    if op.refill is None:
+        r.emit(d + 2, "break")
+    else:
+        r.emit(d + 2, f"_rf = st.piles[{op.refill}]", "if not _rf:", "    break",
+               "_src.extend(_rf)", "_rf.clear()", "_n = len(_src)")
+    r.emit(d + 1, "if _n > 1:", "    _r += 1",
+           "    _z = (_s + _r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF",
+           "    _z = ((_z ^ (_z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF",
+           "    _z = ((_z ^ (_z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF",
+           "    _i = _src.index(_src[((_z ^ (_z >> 31)) * _n) >> 64])",
+           "else:", "    _i = 0",
+           "_c = _src[_i]", "_src[_i] = _src[-1]", "_src.pop()", "_dst.append(_c)", "_left -= 1")
+    r.emit(d, "st.rng = _r", f"fr[{op.count}] = 0", f"pc = {k + 1}")
+    return True
+
+
+def _next_turn(r, k, op):
+    """The turn loop (``ops.NextTurnOp``) written out: the endings, the
+    next seat whose turn it is, its per-turn values, and the turn's frame."""
+    prog, d = r.prog, _BASE + 1
+
+    def endings(depth):
+        r.emit(depth, "_p = st.turn_player or 0")
+        for (name, fn), src in zip(prog.endings, prog.endings_src):
+            cond = src if src is not None else f"{r.const(fn)}(st, [None, 0, _p])"
+            r.emit(depth, f"if {cond}:", f"    st.finish({r.const(name)})", "    return False")
+
+    def first(depth):
+        if prog.turn_first is None:
+            r.emit(depth, "_first = 0")
+            return
+        src = prog.turn_first_src or f"{r.const(prog.turn_first)}(st, [None, 0, 0])"
+        r.emit(depth, f"_first = {src}",
+               "if type(_first) is not int or not 0 <= _first < _n:", "    _first = 0")
+
+    r.emit(d, r.at(op))
+    endings(d)
+    r.emit(d, "if st.round == 0:", "    st.round = 1", "_n = st.n", "_idle = 0")
+    first(d)
+    r.emit(d, "while True:", "    st.order_pos += 1", "    if st.order_pos >= _n:",
+           "        st.order_pos = 0", "        st.round += 1")
+    endings(d + 2)      # a new round: an end that counts rounds may fire now
+    first(d + 2)
+    r.emit(d + 1, "_seat = (_first + st.order_pos) % _n")
+    if prog.turn_when is not None:
+        when = prog.turn_when_src or f"{r.const(prog.turn_when)}(st, [None, 0, _seat])"
+        none_can = r.const("no player can take a turn (the turn's 'when' condition is false "
+                           "for everyone)")
+        r.emit(d + 1, f"if {when}:", "    break", "_idle += 1",
+               "if _idle > st.limits.max_idle_seats:", f"    raise RuleFault({none_can})")
+    else:
+        r.emit(d + 1, "break")
+    r.emit(d, "st.turn_player = _seat")
+    for (slot, fn), src in zip(prog.turn_init, prog.turn_init_src):
+        value = src if src is not None else f"{r.const(fn)}(st, [None, 0, _seat])"
+        r.emit(d, f"st.v[_seat * {prog.K} + {slot}] = {value}")
+    frame = ", ".join([str(prog.turn_code), "0", "_seat"] + ["None"] * prog.nlocals[prog.turn_code])
+    r.emit(d, "st.skips = ()", "st.test = None", "if st.logging:",
+           "    st.note(_seat, 'turn', f'round {st.round}: P{_seat}\\'s turn', _seat)",
+           f"fr[{PC}] = {k}", f"st.push([{frame}])", "return True")
+    return True
+
+
+_EMITTERS = {
+    O.NextTurnOp: _next_turn,
+    O.PureOp: _pure,
+    O.Exec: _exec,
+    O.Jump: _jump,
+    O.JumpUnless: _jump_unless,
+    O.DispatchOp: _dispatch,
+    O.CallOp: _call,
+    O.PhaseOp: _phase,
+    O.RollOp: _roll,
+    O.DrawOp: _draw,
+}
+
+
+def runner(prog, code_id):
+    """The generated function that runs code ``code_id``."""
+    return Runner(prog, code_id).function()
