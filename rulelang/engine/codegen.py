@@ -138,6 +138,7 @@ class Runner:
         text = self.source()
         env = _env(self.prog.gen_consts)
         env["O"] = self.code
+        env["R"] = self.prog.runners
         exec(compile(text, f"<rulelang {self.prog.code_names[self.code_id]}>", "exec"), env)
         return env["run"]
 
@@ -182,7 +183,8 @@ def _jump(r, k, op):
 
 
 def _jump_unless(r, k, op):
-    r.emit(_BASE + 1, r.at(op), f"if {r.value(op.cond)}:", f"    pc = {k + 1}", "else:")
+    cond = r.prog.fn_src.get((op.cond, "cond")) or r.value(op.cond)
+    r.emit(_BASE + 1, r.at(op), f"if {cond}:", f"    pc = {k + 1}", "else:")
     r.jump(_BASE + 2, k, op.target)
     return True
 
@@ -202,7 +204,12 @@ def _call(r, k, op):
     r.emit(_BASE + 1, r.at(op), f"_f = [{frame}]")
     for i, arg in enumerate(op.args):
         r.emit(_BASE + 1, f"_f[{LOCALS + i}] = {r.value(arg)}")
-    r.emit(_BASE + 1, f"fr[{PC}] = {k + 1}", "st.push(_f)", "return True")
+    # The callee runs at once, inside this function's call; when it ends
+    # with this frame on top again, go on here.  Otherwise (it waits, or
+    # the stack changed) the machine takes over (``State._run``).
+    r.emit(_BASE + 1, f"fr[{PC}] = {k + 1}", "st.push(_f)",
+           f"if not (R[{op.code}] or st.prog.runner({op.code}))(st, _f):", "    return False",
+           "if st.stack[-1] is not fr:", "    return True", f"pc = {k + 1}")
     return True
 
 

@@ -110,7 +110,7 @@ class Program:
         self.gen_consts = []
         self.gen_temps = itertools.count(1)
         self.fn_src = {}       # compiled fn(st, fr) -> its Python source (same meaning)
-        self.move_lists = {}   # State._legal: id(list an op offered) -> (list, player, Moves)
+        self.move_lists = {}   # State._legal: (id(list an op offered), player) -> (list, Moves)
         self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
         self._build()
 
@@ -212,7 +212,7 @@ class Program:
         if rs.reroll is not None:
             ctx = Ctx(self, None, "reroll")
             cond = ctx.expr(rs.reroll.cond)
-            self.reroll_src = Source(ctx).src_for_player(rs.reroll.cond, "_tp")
+            self.reroll_src = Source(ctx).src_for_player(rs.reroll.cond, "_tp", cond=True)
             costs = [ctx.simple(s) for s in rs.reroll.cost]
 
             def cost(st, fr, costs=costs):
@@ -250,10 +250,10 @@ class Program:
         # The turn loop's questions as source about a seat in a variable
         # (None where one needs a frame of its own): see codegen.
         ask = Ctx(self, None, "the turn")
-        self.endings_src = [Source(ask).src_for_player(e.cond, "_p") for e in rs.endings]
+        self.endings_src = [Source(ask).src_for_player(e.cond, "_p", cond=True) for e in rs.endings]
         if rs.turn is not None:
             self.turn_when_src = None if rs.turn.when is None else \
-                Source(ask).src_for_player(rs.turn.when, "_seat")
+                Source(ask).src_for_player(rs.turn.when, "_seat", cond=True)
             self.turn_first_src = None if rs.turn.first is None else \
                 Source(ask).src_for_player(rs.turn.first, "0")
         sctx = Ctx(self, None, "score")
@@ -292,10 +292,10 @@ class Program:
             label = row.label or (str(row.low) if row.low == row.high else f"{row.low}..{row.high}")
             name = table.name
 
-            def note(st, fr, label=label, name=name):
-                if st.logging:
-                    st.note(fr[PLAYER], "row", f"{name}: {label}", label)
-            ctx.emit(O.Exec(ctx.where(row), note))
+            src = Source(ctx)
+            ctx.line_op(row, "if st.logging:",
+                        f"    st.note(fr[{PLAYER}], 'row', {src.const(f'{name}: {label}')}, "
+                        f"{src.const(label)})")
             ctx.block(row.body)
             j = O.Jump(ctx.where(row))
             ctx.emit(j)
@@ -667,7 +667,7 @@ class Ctx:
         self.emit(O.Exec(self.where(s), let))
 
     def s_If(self, s):
-        j = self.emit(O.JumpUnless(self.where(s), self.expr(s.cond)))
+        j = self.emit(O.JumpUnless(self.where(s), self.cond_expr(s.cond)))
         self.block(s.then)
         if s.orelse:
             out = self.emit(O.Jump(self.where(s)))
@@ -688,7 +688,7 @@ class Ctx:
     def s_While(self, s):
         head = len(self.code)
         self.hoist(s)
-        j = self.emit(O.JumpUnless(self.where(s), self.expr(s.cond)))
+        j = self.emit(O.JumpUnless(self.where(s), self.cond_expr(s.cond)))
         self._loop_body(s.body, head, [], None, s)
         j.target = len(self.code)
         self._close_loop()
@@ -795,7 +795,13 @@ class Ctx:
                 st.note(fr[PLAYER], "test",
                         f"test of {what} ({t}): rolled {roll}, {'passed' if passed else 'failed'}"
                         f"{'' if passed else f' by {margin}'}", (what, roll, t, passed, margin))
-        self.emit(O.Exec(self.where(s), judge))
+        # Written out when nothing is logged; the closure (which logs) when it is.
+        src = Source(self)
+        roll, t = src.temp(), src.temp()
+        margin = f"{roll} - {t}" if under else f"{t} - {roll}"
+        self.line_op(s, f"{roll} = fr[{slot}]", f"{t} = {src.src(s.target)}",
+                     "if st.logging:", f"    {src.const(judge)}(st, fr)", "else:",
+                     f"    st.test = ({roll} {test.op} {t}, {margin})")
 
     def pile(self, ref):
         """A function (st, fr) -> index of the pile in st.piles."""
@@ -815,10 +821,10 @@ class Ctx:
         """Python source of the index of a pile in ``st.piles``."""
         return self.prog.fn_src[self.pile(ref)]
 
-    def line_op(self, node, text):
-        """An op doing one line of generated Python (about ``node``)."""
+    def line_op(self, node, *lines):
+        """An op doing some lines of generated Python (about ``node``)."""
         self.wheres.append(self.where(node))
-        return self.emit(O.PureOp(self.where(node), [f"_at = {len(self.wheres) - 1}", text],
+        return self.emit(O.PureOp(self.where(node), [f"_at = {len(self.wheres) - 1}", *lines],
                                   self.wheres, self.prog.gen_consts))
 
     def s_Draw(self, s):
@@ -1013,6 +1019,13 @@ class Ctx:
             fn = self.closure(e)
             src = source.leaf(e) or f"{source.const(fn)}(st, fr)"
         self.prog.fn_src[fn] = src      # the same value as inline source (for codegen)
+        return fn
+
+    def cond_expr(self, e):
+        """``expr`` for a condition: its inline source need only be true or
+        false (``Source.cond``)."""
+        fn = self.expr(e)
+        self.prog.fn_src[fn, "cond"] = Source(self).cond(e)
         return fn
 
     def closure(self, e):
@@ -1421,11 +1434,12 @@ class Source:
         method = getattr(self, "s_" + type(e).__name__, None)
         return method(e) if method is not None else None
 
-    def src_for_player(self, e, var):
+    def src_for_player(self, e, var, cond=False):
         """Source of ``e`` asked about the player in Python variable ``var``
-        (where there is no frame of a rule), or None if it needs one."""
+        (where there is no frame of a rule), or None if it needs one.  With
+        ``cond``, only its truth matters (``cond``)."""
         self.player = var
-        out = self.src(e)
+        out = self.cond(e) if cond else self.src(e)
         return None if re.search(r"\bfr\b", out) else out
 
     def src(self, e):
@@ -1518,8 +1532,25 @@ class Source:
         a, b = self.src(e.left), self.src(e.right)
         if e.op in ("==", "!="):
             return f"({a} {e.op} {b})"
+        # An order needs two values (none is below nothing): a side that is
+        # a plain number needs no test.
+        if _is_int_literal(b):
+            x = self.temp()
+            return f"(({x} := {a}) is not None and {x} {e.op} {b})"
+        if _is_int_literal(a):
+            y = self.temp()
+            return f"(({y} := {b}) is not None and {a} {e.op} {y})"
         x, y = self.temp(), self.temp()
         return f"(({x} := {a}) is not None and ({y} := {b}) is not None and {x} {e.op} {y})"
+
+    def cond(self, e):
+        """Source of ``e`` where only its truth matters (an ``if`` or a
+        ``while``): 'and' / 'or' need not make a yes/no of their parts."""
+        if isinstance(e, ir.BinOp) and e.op in ("and", "or") and id(e) not in self.ctx.hoisted:
+            return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
+        if isinstance(e, ir.Not) and id(e) not in self.ctx.hoisted:
+            return f"(not {self.cond(e.operand)})"
+        return self.src(e)
 
     def s_Not(self, e):
         return f"(not {self.src(e.operand)})"
@@ -1664,18 +1695,19 @@ class PureBlock:
         self.line(depth, f"_at = {len(wheres)}")
         wheres.append(self.ctx.where(s))
         src = self.source.src
+        cond = self.source.cond
         if isinstance(s, ir.If):
-            self.line(depth, f"if {src(s.cond)}:")
+            self.line(depth, f"if {cond(s.cond)}:")
             self.block(s.then, depth + 1)
             while len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If):
                 s = s.orelse[0]
-                self.line(depth, f"elif {src(s.cond)}:")
+                self.line(depth, f"elif {cond(s.cond)}:")
                 self.block(s.then, depth + 1)
             if s.orelse:
                 self.line(depth, "else:")
                 self.block(s.orelse, depth + 1)
         elif isinstance(s, ir.While):
-            self.line(depth, f"while {src(s.cond)}:")
+            self.line(depth, f"while {cond(s.cond)}:")
             self.count_step(depth + 1)
             self.block(s.body, depth + 1)
         elif isinstance(s, ir.Repeat):
@@ -1719,12 +1751,17 @@ class PureBlock:
             value = src(s.value)
             if s.op != "=":
                 value = f"{place} {s.op[0]} ({value})"
+            if s.op == "=" and isinstance(s.value, (ir.Bool, ir.NoneLit)):
+                self.line(depth, f"{place} = {value}")    # a keeper keeps these as they are
+                return
             # A plain int inside the bounds is kept as it is; anything else
             # goes through the keeper (clamped, checked, or not a number).
             lo, hi = keep.bounds
             t = self.source.temp()
             self.line(depth, f"{place} = {t} if type({t} := {value}) is int and {lo} <= {t} <= {hi} "
                              f"else {self.source.const(keep)}({t})")
+        elif isinstance(s, ir.MoveCards):
+            self.move_cards(s, depth)
         elif isinstance(s, ir.MoveAll):
             ctx = self.ctx
             a = self.source.temp()
@@ -1735,11 +1772,37 @@ class PureBlock:
             self.line(depth, f"{self.source.const(self.ctx.capture(s))}(st, fr)")
 
 
+    def move_cards(self, s, depth):
+        """``move CARDS from A to B``: the cards a local holds (one card, or
+        a tuple of them); a card not in A is an error naming it."""
+        ctx, src = self.ctx, self.source
+        a, b, cards, c = src.temp(), src.temp(), src.temp(), src.temp()
+        missing = src.const(f"card %s is not in {s.source.name}")
+        self.line(depth, f"{a} = st.piles[{ctx.pile_src(s.source)}]")
+        self.line(depth, f"{b} = st.piles[{ctx.pile_src(s.dest)}]")
+        self.line(depth, f"{cards} = fr[{ctx.locals[s.cards]}]")
+        self.line(depth, f"for {c} in ({cards},) if type({cards}) is int else {cards} or ():")
+        self.line(depth + 1, f"if {c} not in {a}:")
+        self.line(depth + 2, f"raise RuleFault({missing} % {src.const(ctx.prog.card_names)}[{c}])")
+        self.line(depth + 1, f"{a}.remove({c})")
+        self.line(depth + 1, f"{b}.append({c})")
+
     def loop_test(self, cond, depth):
         """Skip a 'for each' pass whose thing does not meet ``cond``."""
         if cond is not None:
-            self.line(depth, f"if not {self.source.src(cond)}:")
+            self.line(depth, f"if not {self.source.cond(cond)}:")
             self.line(depth + 1, "continue")
+
+    def first_seat(self):
+        """Source of the seat that plays first (as ``State.first_seat``)."""
+        prog = self.ctx.prog
+        if prog.rs.turn is None or prog.rs.turn.first is None:
+            return "0"
+        src = Source(Ctx(prog, None, "the turn")).src_for_player(prog.rs.turn.first, "0")
+        if src is None:
+            return "st.first_seat()"
+        t = self.source.temp()
+        return f"({t} if type({t} := {src}) is int and 0 <= {t} < st.n else 0)"
 
     def each_player(self, s, depth):
         """``for each [other] player [as p] [where …]``, seats in turn order
@@ -1749,7 +1812,7 @@ class PureBlock:
         src, ctx = self.source, self.ctx
         me, first, i = src.temp(), src.temp(), src.temp()
         self.line(depth, f"{me} = fr[{PLAYER}]")
-        self.line(depth, f"{first} = st.first_seat()")
+        self.line(depth, f"{first} = {self.first_seat()}")
         seat = f"fr[{ctx.local(s.var)}]" if s.var else f"fr[{PLAYER}]"
         if not s.var:
             self.line(depth, "try:")
@@ -1768,6 +1831,10 @@ class PureBlock:
 
 
 _RUNAWAY = O.RUNAWAY
+
+
+def _is_int_literal(src):
+    return src.lstrip("-").isdigit()
 
 
 def _big_result(r, big):

@@ -572,9 +572,9 @@ class ChooseCardsOp(Op):
     def resume(self, st, fr, data):
         st.clear_wait()
         fr[self.slot] = tuple(data)
-        names = st.prog.card_names
-        text = ", ".join(names[c] for c in data) if data else "nothing"
         if st.logging:
+            names = st.prog.card_names
+            text = ", ".join(names[c] for c in data) if data else "nothing"
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {text}", tuple(data))
         fr[PC] += 1
         return True

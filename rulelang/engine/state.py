@@ -162,16 +162,16 @@ class State:
                 raise _fault(self, op, e) from e
             # An op that offers the very same list again (a cached choice)
             # gets the very same moves: they are never changed.
-            known = self.prog.move_lists.get(id(found)) if op.same_lists else None
-            if known is not None and known[0] is found and known[1] == player:
-                moves = known[2]
+            known = self.prog.move_lists.get((id(found), player)) if op.same_lists else None
+            if known is not None and known[0] is found:
+                moves = known[1]
             else:
                 moves = [Move(label, player, prob, value) for label, prob, value in found]
-            if op.same_lists and known is None:
-                lists = self.prog.move_lists
-                if len(lists) >= 4096:
-                    lists.clear()
-                lists[id(found)] = (found, player, moves)
+                if op.same_lists:
+                    lists = self.prog.move_lists
+                    if len(lists) >= 4096:
+                        lists.clear()
+                    lists[id(found), player] = (found, moves)
             cached = self._moves = (moves, None)   # the labels' index is made when first asked
         return cached
 
