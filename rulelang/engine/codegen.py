@@ -21,7 +21,7 @@ through (jump targets, the op after one that can wait or call)::
 Every pass through the loop (an entry or a jump back) counts against
 ``Limits.max_steps``.  ``_at`` holds the index (into the code's
 ``Program.code_wheres``) of the op or statement being carried out; a fault
-is raised as ``PureFault(_at, error)`` so the machine names its line.
+is raised as ``PureFault(place, error)`` so the machine names its line.
 
 The source is made from the compiled program only (slot numbers, and
 constants passed in the list ``C``), never from the rule file's text.
@@ -52,8 +52,9 @@ def pure_function(op):
     text = ("def pure(st, fr):\n    _at = 0\n    try:\n"
             + "\n".join(_indent(op.lines, 2)) +
             "\n    except RulesetError:\n        raise\n"
-            "    except Exception as e:\n        raise PureFault(_at, e) from e\n")
+            "    except Exception as e:\n        raise PureFault(_W[_at], e) from e\n")
     env = _env(op.consts)
+    env["_W"] = op.wheres
     exec(compile(text, "<rulelang statements>", "exec"), env)
     return env["pure"]
 
@@ -130,8 +131,8 @@ class Runner:
             self.emit(_BASE + 1, f"pc = {n}")
         self.emit(_BASE, f"if pc >= {n}:", "    st.stack.pop()", "    return True",
                   f"raise AssertionError('no code at %d in {self.code_id}' % pc)")
-        self.emit(1, "except RulesetError:", "    raise",
-                  "except Exception as e:", "    raise PureFault(_at, e) from e")
+        self.emit(1, "except (RulesetError, PureFault):", "    raise   # from a rule called here",
+                  "except Exception as e:", "    raise PureFault(_W[_at], e) from e")
         return "\n".join(self.lines) + "\n"
 
     def function(self):
@@ -139,6 +140,7 @@ class Runner:
         env = _env(self.prog.gen_consts)
         env["O"] = self.code
         env["R"] = self.prog.runners
+        env["_W"] = self.wheres
         exec(compile(text, f"<rulelang {self.prog.code_names[self.code_id]}>", "exec"), env)
         return env["run"]
 

@@ -1581,8 +1581,29 @@ class Source:
         seats = f"range(st.n)" if not e.other else f"range(st.n) if {var} != {saved}"
         return var, body, seats
 
+    def player_column(self, node):
+        """Source of the list of every player's value of a stat, when
+        ``node`` is just the name of a player's stat (read from the
+        players' values in one slice, no loop), else None."""
+        ctx, prog = self.ctx, self.ctx.prog
+        if not isinstance(node, ir.Name) or node.name not in prog.pslot or node.name in ctx.locals \
+                or ctx.card_scope or ctx.piece_scope:
+            return None
+        return f"st.v[{prog.pslot[node.name]}::{prog.K}]"
+
     def s_PlayerQuery(self, e):
-        """``count / no / any [other] players where …`` as one generated loop."""
+        """``count / no / any [other] players where …`` as one generated loop
+        (or, for ``where STAT is VALUE``, one count in the stat's column)."""
+        c = e.cond
+        if not e.other and isinstance(c, ir.Compare) and c.op == "==" and \
+                isinstance(c.right, (ir.Num, ir.Name, ir.Bool, ir.NoneLit)) and \
+                self.player_column(c.left) is not None and self.player_column(c.right) is None \
+                and not (isinstance(c.right, ir.Name) and c.right.name in self.ctx.prog.pslot):
+            column, value = self.player_column(c.left), self.src(c.right)
+            if value is not None and "fr" not in value:
+                if e.quantifier == "count":
+                    return f"{column}.count({value})"
+                return f"({value} {'in' if e.quantifier == 'any' else 'not in'} {column})"
         found = self.looking_at_players(e, e.cond)
         if found is None:
             return None
@@ -1598,6 +1619,9 @@ class Source:
 
     def s_Extreme(self, e):
         """``highest / lowest X among [other] players`` (0 with nobody)."""
+        column = self.player_column(e.value)
+        if column is not None and not e.other:
+            return f"{'max' if e.which == 'highest' else 'min'}({column}, default=0)"
         found = self.looking_at_players(e, e.value)
         if found is None:
             return None
@@ -1653,8 +1677,7 @@ class Source:
         prog = self.ctx.prog
         values = prog.card_props.get(e.prop, {})
         table = self.const([values.get(i, 0) for i in range(len(prog.card_names))])
-        c = self.temp()
-        return f"sum([{table}[{c}] for {c} in st.piles[{self.ctx.pile_src(e.pile)}]])"
+        return f"sum(map({table}.__getitem__, st.piles[{self.ctx.pile_src(e.pile)}]))"
 
 
 class PureBlock:
@@ -1857,6 +1880,6 @@ _INLINE = (ir.Num, ir.Bool, ir.NoneLit, ir.Name, ir.Attr, ir.BinOp, ir.Compare, 
 _GENERATED_ENV = {
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
-    "range": range, "Exception": Exception, "RulesetRuntimeError": RulesetRuntimeError,
+    "range": range, "map": map, "Exception": Exception, "RulesetRuntimeError": RulesetRuntimeError,
     "PureFault": O.PureFault, "RuleFault": RuleFault, "__builtins__": {},
 }

@@ -104,11 +104,12 @@ class Exec(Op):
 
 
 class PureFault(Exception):
-    """Raised by a ``PureOp``'s function: which of its statements failed."""
+    """Raised by generated code (``codegen``): the place ``(rule, pos)`` of
+    the statement or op that failed, and the error."""
 
-    def __init__(self, index, error):
-        super().__init__(index, error)
-        self.index, self.error = index, error
+    def __init__(self, where, error):
+        super().__init__(where, error)
+        self.where, self.error = where, error
 
 
 class _At(Op):
@@ -133,7 +134,7 @@ class PureOp(Op):
         try:
             self.fn(st, fr)
         except PureFault as e:
-            raise fault(st, _At(self.wheres[e.index]), e.error) from e.error
+            raise fault(st, _At(e.where), e.error) from e.error
         fr[PC] += 1
         return True
 

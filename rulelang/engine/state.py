@@ -145,10 +145,11 @@ class State:
     def legal_moves(self) -> List[Move]:
         if self.over is not None:
             return []
-        return list(self._legal()[0])
+        return list((self._moves or self._legal())[0])
 
     def _legal(self):
-        """(moves, {label: move}) at this point, computed once per position."""
+        """(moves, {label: move} or None, the op) at this point, computed
+        once per position (the labels' index when first asked)."""
         cached = self._moves
         if cached is None:
             fr = self.stack[-1]
@@ -162,17 +163,19 @@ class State:
                 raise _fault(self, op, e) from e
             # An op that offers the very same list again (a cached choice)
             # gets the very same moves: they are never changed.
-            known = self.prog.move_lists.get((id(found), player)) if op.same_lists else None
-            if known is not None and known[0] is found:
-                moves = known[1]
-            else:
-                moves = [Move(label, player, prob, value) for label, prob, value in found]
-                if op.same_lists:
-                    lists = self.prog.move_lists
+            if op.same_lists:
+                lists = self.prog.move_lists
+                known = lists.get((id(found), player))
+                if known is not None and known[0] is found:
+                    moves = known[1]
+                else:
+                    moves = [Move(label, player, prob, value) for label, prob, value in found]
                     if len(lists) >= 4096:
                         lists.clear()
                     lists[id(found), player] = (found, moves)
-            cached = self._moves = (moves, None)   # the labels' index is made when first asked
+            else:
+                moves = [Move(label, player, prob, value) for label, prob, value in found]
+            cached = self._moves = (moves, None, op)
         return cached
 
     def apply(self, move) -> "State":
@@ -180,10 +183,7 @@ class State:
         ``IllegalMoveError`` and changes nothing.  Returns the state."""
         if self.over is not None:
             raise IllegalMoveError(f"the game is over ({self.over}); no move is legal", move)
-        label = move.label if isinstance(move, Move) else move
-        if not isinstance(label, str):
-            raise IllegalMoveError(f"a move is a Move or its label (a string), not {label!r}", move)
-        moves, by_label = self._legal()
+        moves, by_label, op = self._moves or self._legal()
         found = None
         if type(move) is Move:
             for m in moves:
@@ -191,18 +191,20 @@ class State:
                     found = m
                     break
         if found is None:
+            label = move.label if isinstance(move, Move) else move
+            if not isinstance(label, str):
+                raise IllegalMoveError(f"a move is a Move or its label (a string), not {label!r}",
+                                       move)
             if by_label is None:
                 by_label = {m.label: m for m in moves}
-                self._moves = (moves, by_label)
+                self._moves = (moves, by_label, op)
             found = by_label.get(label)
-        if found is None:
-            shown = ", ".join(repr(m.label) for m in moves[:12]) + (", …" if len(moves) > 12 else "")
-            raise IllegalMoveError(f"{label!r} is not a legal move now; legal moves: {shown}", move)
-        fr = self.stack[-1]
-        op = self.prog.codes[fr[CODE]][fr[PC]]
+            if found is None:
+                shown = ", ".join(repr(m.label) for m in moves[:12]) + (", …" if len(moves) > 12 else "")
+                raise IllegalMoveError(f"{label!r} is not a legal move now; legal moves: {shown}", move)
         self._moves = None
         try:
-            go = op.resume(self, fr, found.value)
+            go = op.resume(self, self.stack[-1], found.value)
         except RulesetError:
             raise
         except Exception as e:  # a fault inside a rule, reported with its place
@@ -510,7 +512,7 @@ class State:
                 if not run(self, fr):
                     return
         except PureFault as e:
-            raise fault(self, _At(prog.code_wheres[fr[0]][e.index]), e.error) from e.error
+            raise fault(self, _At(e.where), e.error) from e.error
         if self.over is None:
             self.finish("no more turns")
 
