@@ -10,6 +10,7 @@ import json
 import os
 from typing import Optional, Union
 
+from . import cache as _cache
 from . import ir, serialize
 from .check import check
 from .engine import Game, compile_ruleset
@@ -47,10 +48,7 @@ def loads(text: str, filename: str = "<string>", limits: Optional[Limits] = None
     return game_of(parse_and_check(text, filename, limits), limits)
 
 
-def read(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> ir.Ruleset:
-    """The IR of a ruleset file (``.rules``, ``.json``, ``.yaml``/``.yml``),
-    not yet checked; raises ``RulesetError`` when it cannot be read as one."""
-    path = os.fspath(path)
+def _text(path: str, limits: Optional[Limits]) -> str:
     most = (limits or DEFAULT).max_source_bytes
     try:
         with open(path, encoding="utf-8") as f:
@@ -59,6 +57,14 @@ def read(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> ir.R
         raise RulesetSyntaxError.at(path, 1, 1, f"the file is not UTF-8 text ({e.reason})") from None
     if len(text) > most:
         raise RulesetSyntaxError.at(path, 1, 1, f"the file is larger than the limit of {most} bytes")
+    return text
+
+
+def read(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> ir.Ruleset:
+    """The IR of a ruleset file (``.rules``, ``.json``, ``.yaml``/``.yml``),
+    not yet checked; raises ``RulesetError`` when it cannot be read as one."""
+    path = os.fspath(path)
+    text = _text(path, limits)
     try:
         if path.endswith(".json"):
             try:
@@ -83,8 +89,22 @@ def read(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> ir.R
     return parse(text, path, limits)
 
 
-def load(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> Game:
+def load(path: Union[str, os.PathLike], limits: Optional[Limits] = None,
+         cache: Union[None, bool, str, os.PathLike] = None) -> Game:
     """A ``Game`` from a ``.rules`` file or a compiled ``.json``/``.yaml`` file.
     ``limits`` (a ``rulelang.Limits``) bounds loading and, as the game's
-    default, playing."""
-    return game_of(checked(read(path, limits), limits), limits)
+    default, playing.  ``cache``: keep checked rule files in a cache
+    directory so they load again without parsing (``rulelang.cache``):
+    True for the default directory, a directory, False for none; None
+    (the default) does as the environment variable ``RULELANG_CACHE`` says,
+    and without it uses no cache."""
+    path = os.fspath(path)
+    folder = _cache.directory(cache)
+    if folder is None or path.endswith((".json", ".yaml", ".yml")):
+        return game_of(checked(read(path, limits), limits), limits)
+    text = _text(path, limits)
+    rs = _cache.get(folder, text, path, limits)
+    if rs is None:
+        rs = parse_and_check(text, path, limits)
+        _cache.put(folder, text, limits, rs)
+    return game_of(rs, limits)

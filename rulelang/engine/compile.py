@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import operator
 import re
+import types
 
 from .. import ir
 from ..errors import RulesetCheckError, RulesetRuntimeError
@@ -1419,8 +1420,7 @@ class Source:
         return self.function_of(self.src(e))
 
     def function_of(self, body):
-        return eval(compile(f"lambda st, fr: {body}", "<rulelang expression>", "eval"),
-                    {**_GENERATED_ENV, "C": self.consts})
+        return _lazy_function(body, self.consts)
 
     def const(self, value):
         self.consts.append(value)
@@ -1854,6 +1854,27 @@ class PureBlock:
 
 
 _RUNAWAY = O.RUNAWAY
+
+
+def _stub(st, fr):
+    return _build()(st, fr)
+
+
+def _lazy_function(body, consts):
+    """fn(st, fr) -> the value of the expression source ``body``, turned
+    into Python the first time it is called: most never are (each code's
+    generated function has their source inline), and compiling them all
+    would be most of the time a ruleset takes to load.  On its first call
+    the function takes the compiled code as its own."""
+    env = {**_GENERATED_ENV, "C": consts}
+
+    def build():
+        real = eval(compile(f"lambda st, fr: {body}", "<rulelang expression>", "eval"), env)
+        fn.__code__ = real.__code__
+        return real
+    env["_build"] = build
+    fn = types.FunctionType(_stub.__code__, env, "expression")
+    return fn
 
 
 def _is_int_literal(src):
