@@ -160,6 +160,16 @@ class Runner:
             self.emit(depth, "continue")
 
 
+#: The state's generator (``ops.rand_below``) at counter ``_r``: leaves the
+#: 64-bit mix in ``_z``; ``(_z ^ (_z >> 31)) * n >> 64`` is then below n.
+_SPLITMIX = ("_z = (st.seed + _r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF",
+             "_z = ((_z ^ (_z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF",
+             "_z = ((_z ^ (_z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF")
+
+#: ``st.push(_f)`` written out (the depth check raises through ``push``).
+_PUSH = ("st.stack.append(_f)", "if len(st.stack) > st.limits.max_depth:",
+         "    st.stack.pop()", "    st.push(_f)")
+
 #: Ops that always go on to the next op (written out without a pc check).
 _STRAIGHT = (O.PureOp, O.Exec)
 
@@ -209,7 +219,7 @@ def _call(r, k, op):
     # The callee runs at once, inside this function's call; when it ends
     # with this frame on top again, go on here.  Otherwise (it waits, or
     # the stack changed) the machine takes over (``State._run``).
-    r.emit(_BASE + 1, f"fr[{PC}] = {k + 1}", "st.push(_f)",
+    r.emit(_BASE + 1, f"fr[{PC}] = {k + 1}", *_PUSH,
            f"if not (R[{op.code}] or st.prog.runner({op.code}))(st, _f):", "    return False",
            "if st.stack[-1] is not fr:", "    return True", f"pc = {k + 1}")
     return True
@@ -235,13 +245,14 @@ def _roll(r, k, op):
     r.fallback(k, op, d + 1)
     r.emit(d, "else:")
     d += 1
-    r.emit(d, r.at(op), "_s = st.seed", "_r = st.rng", "_tot = 0")
-    r.emit(d, f"for _i in range({op.count}):", "    _r += 1",
-           "    _z = (_s + _r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF",
-           "    _z = ((_z ^ (_z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF",
-           "    _z = ((_z ^ (_z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF",
-           f"    _tot += (((_z ^ (_z >> 31)) * {op.sides}) >> 64) + 1",
-           "st.rng = _r", f"fr[{op.slot}] = _tot",
+    r.emit(d, r.at(op))
+    if op.count == 1:
+        r.emit(d, "_r = st.rng + 1", *_SPLITMIX, f"_tot = (((_z ^ (_z >> 31)) * {op.sides}) >> 64) + 1")
+    else:
+        r.emit(d, "_r = st.rng", "_tot = 0", f"for _i in range({op.count}):", "    _r += 1",
+               *["    " + line for line in _SPLITMIX],
+               f"    _tot += (((_z ^ (_z >> 31)) * {op.sides}) >> 64) + 1")
+    r.emit(d, "st.rng = _r", f"fr[{op.slot}] = _tot",
            "if st.logging:",
            f"    st.note(fr[{PLAYER}], 'roll', {r.const(op.why + ': rolled ')} + str(_tot), _tot)")
     prog = r.prog
@@ -268,17 +279,14 @@ def _draw(r, k, op):
     r.emit(d, "else:")
     d += 1
     r.emit(d, r.at(op), f"_src = st.piles[{r.value(op.src)}]", f"_dst = st.piles[{r.value(op.dst)}]",
-           f"_left = fr[{op.count}]", "_s = st.seed", "_r = st.rng",
+           f"_left = fr[{op.count}]", "_r = st.rng",
            "while _left > 0:", "    _n = len(_src)", "    if not _n:")
     if op.refill is None:
         r.emit(d + 2, "break")
     else:
         r.emit(d + 2, f"_rf = st.piles[{op.refill}]", "if not _rf:", "    break",
                "_src.extend(_rf)", "_rf.clear()", "_n = len(_src)")
-    r.emit(d + 1, "if _n > 1:", "    _r += 1",
-           "    _z = (_s + _r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF",
-           "    _z = ((_z ^ (_z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF",
-           "    _z = ((_z ^ (_z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF",
+    r.emit(d + 1, "if _n > 1:", "    _r += 1", *["    " + line for line in _SPLITMIX],
            "    _i = _src.index(_src[((_z ^ (_z >> 31)) * _n) >> 64])",
            "else:", "    _i = 0",
            "_c = _src[_i]", "_src[_i] = _src[-1]", "_src.pop()", "_dst.append(_c)", "_left -= 1")
@@ -327,13 +335,25 @@ def _next_turn(r, k, op):
         value = src if src is not None else f"{r.const(fn)}(st, [None, 0, _seat])"
         r.emit(d, f"st.v[_seat * {prog.K} + {slot}] = {value}")
     frame = ", ".join([str(prog.turn_code), "0", "_seat"] + ["None"] * prog.nlocals[prog.turn_code])
+    # The turn runs at once, inside this call (as a rule called does).
+    tc = prog.turn_code
     r.emit(d, "st.skips = ()", "st.test = None", "if st.logging:",
            "    st.note(_seat, 'turn', f'round {st.round}: P{_seat}\\'s turn', _seat)",
-           f"fr[{PC}] = {k}", f"st.push([{frame}])", "return True")
+           f"fr[{PC}] = {k}", f"_f = [{frame}]", *_PUSH,
+           f"if not (R[{tc}] or st.prog.runner({tc}))(st, _f):", "    return False",
+           "if st.stack[-1] is not fr:", "    return True", "continue")
+    return True
+
+
+def _wait_for_choice(r, k, op):
+    """An op whose ``run`` only waits for its player's decision."""
+    r.emit(_BASE + 1, f"st.waiting = {O.WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
+           f"fr[{PC}] = {k}", "return False")
     return True
 
 
 _EMITTERS = {
+    O.ChooseCardsOp: _wait_for_choice,
     O.NextTurnOp: _next_turn,
     O.PureOp: _pure,
     O.Exec: _exec,

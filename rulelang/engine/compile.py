@@ -814,7 +814,7 @@ class Ctx:
             j = prog.player_pile_index[ref.name]
             slot = self.locals[ref.owner] if ref.owner is not None else PLAYER
             fn, src = (lambda st, fr: st.nshared + j * st.n + fr[slot]), \
-                f"(st.nshared + {j} * st.n + fr[{slot}])"
+                f"(st.nshared + {j} * st.n + fr[{slot}])" if j else f"(st.nshared + fr[{slot}])"
         prog.fn_src[fn] = src
         return fn
 
@@ -882,8 +882,9 @@ class Ctx:
 
     def s_ChooseCards(self, s):
         slot = self.local(s.var)
-        self.emit(O.ChooseCardsOp(self.where(s), self.expr(s.low), self.expr(s.high),
-                                  self.pile(s.pile), slot, s.prompt or s.var))
+        op = self.emit(O.ChooseCardsOp(self.where(s), self.expr(s.low), self.expr(s.high),
+                                       self.pile(s.pile), slot, s.prompt or s.var))
+        op.fixed = isinstance(s.low, ir.Num) and isinstance(s.high, ir.Num)
 
     def choices(self, choose, choices):
         ends = []

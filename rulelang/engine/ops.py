@@ -519,13 +519,14 @@ class ChooseCardsOp(Op):
     pile; the choice (a tuple of card ids) goes into ``slot``.  Cards of the
     same kind are interchangeable, so the moves are distinct multisets."""
 
-    __slots__ = ("low", "high", "pile", "slot", "prompt", "cache")
+    __slots__ = ("low", "high", "pile", "slot", "prompt", "cache", "fixed")
     waits = True
 
     def __init__(self, where, low, high, pile, slot, prompt):
         super().__init__(where)
         self.low, self.high, self.pile, self.slot, self.prompt = low, high, pile, slot, prompt
         self.cache = {}     # (sorted pile, low, high) -> moves: hands repeat, so do their choices
+        self.fixed = False  # whether low and high are plain numbers (set by the compiler)
 
     def run(self, st, fr):
         st.wait(WAIT_DECISION, fr[PLAYER])
@@ -542,6 +543,11 @@ class ChooseCardsOp(Op):
     def _cached(self, st, fr):
         """(moves, their values) for this hand and these bounds."""
         cards = st.piles[self.pile(st, fr)]
+        if self.fixed:      # bounds that are plain numbers: the hand is the key
+            key = tuple(sorted(cards))
+            found = self.cache.get(key)
+            if found is not None:
+                return found
         key = (tuple(sorted(cards)), self.low(st, fr), self.high(st, fr))
         found = self.cache.get(key)
         if found is None:
@@ -550,6 +556,8 @@ class ChooseCardsOp(Op):
             if len(self.cache) >= 4096:
                 self.cache.clear()
             self.cache[key] = found
+            if self.fixed:
+                self.cache[key[0]] = found
         return found
 
     def _moves(self, st, cards, low, high):
