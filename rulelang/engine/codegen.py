@@ -352,7 +352,54 @@ def _wait_for_choice(r, k, op):
     return True
 
 
+def _cond(r, fn):
+    """Source of a condition (or True when there is none)."""
+    return "True" if fn is None else r.value(fn)
+
+
+def _each_piece(r, k, op):
+    """One step of a 'for each' over pieces (``ops.ForEachPieceOp``)."""
+    r.emit(_BASE + 1, r.at(op), f"_i = fr[{op.work}] or 0", f"while _i < {op.n}:",
+           f"    fr[{op.var}] = _i", "    _i += 1", f"    if {_cond(r, op.cond)}:",
+           f"        fr[{op.work}] = _i", f"        pc = {k + 1}", "        break",
+           "else:", f"    fr[{op.work}] = None", f"    pc = {op.end}")
+    return True
+
+
+def _each_card(r, k, op):
+    """One step of a 'for each' over the cards of a pile (``ops.ForEachCardOp``)."""
+    r.emit(_BASE + 1, r.at(op), f"_w = fr[{op.work}]",
+           f"_cards, _i = (tuple(st.piles[{r.value(op.pile)}]), 0) if _w is None else _w",
+           "while _i < len(_cards):", f"    fr[{op.var}] = _cards[_i]", "    _i += 1",
+           f"    if {_cond(r, op.cond)}:", f"        fr[{op.work}] = (_cards, _i)",
+           f"        pc = {k + 1}", "        break",
+           "else:", f"    fr[{op.work}] = None", f"    pc = {op.end}")
+    return True
+
+
+def _counter(r, k, op):
+    """One step of a 'repeat N times' (``ops.CounterOp``)."""
+    r.emit(_BASE + 1, r.at(op), f"_w = fr[{op.work}]", "if _w is None:",
+           f"    _w = {r.value(op.times)}", "if _w <= 0:", f"    fr[{op.work}] = None",
+           f"    pc = {op.end}", "else:", f"    fr[{op.work}] = _w - 1", f"    pc = {k + 1}")
+    return True
+
+
+def _clear(r, k, op):
+    """'stop' in a loop that waits (``ops.ClearOp``)."""
+    if op.restore is not None:
+        r.emit(_BASE + 1, f"fr[{PLAYER}] = fr[{op.restore}]")
+    for slot in op.slots:
+        r.emit(_BASE + 1, f"fr[{slot}] = None")
+    r.jump(_BASE + 1, k, op.target)
+    return True
+
+
 _EMITTERS = {
+    O.ForEachPieceOp: _each_piece,
+    O.ForEachCardOp: _each_card,
+    O.CounterOp: _counter,
+    O.ClearOp: _clear,
     O.ChooseCardsOp: _wait_for_choice,
     O.NextTurnOp: _next_turn,
     O.PureOp: _pure,

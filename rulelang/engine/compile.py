@@ -111,7 +111,6 @@ class Program:
         self.gen_consts = []
         self.gen_temps = itertools.count(1)
         self.fn_src = {}       # compiled fn(st, fr) -> its Python source (same meaning)
-        self.move_lists = {}   # State._legal: (id(list an op offered), player) -> (list, Moves)
         self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
         self._build()
 

@@ -58,9 +58,6 @@ class Op:
 
     __slots__ = ("where",)
     waits = False
-    #: Whether ``moves`` offers the very same list object for the same
-    #: choice (so ``State`` may keep the Moves it made for it).
-    same_lists = False
 
     def __init__(self, where):
         self.where = where  # (rule name, ir.Pos) for error messages
@@ -69,6 +66,12 @@ class Op:
         """The values of the moves legal here, without their labels (for
         ``Game.playouts``); in the order of ``moves``."""
         return [value for _, _, value in self.moves(st, fr)]
+
+    def move_list(self, st, fr, player, make):
+        """The moves legal here as objects, ``make(label, player,
+        probability, value)`` each (``State.legal_moves``).  An op whose
+        choices repeat keeps them: the objects are never changed."""
+        return [make(label, player, prob, value) for label, prob, value in self.moves(st, fr)]
 
     def error(self, st, message):
         """A runtime error that names this op's rule, file and line."""
@@ -245,7 +248,7 @@ class RollOp(Op):
     explicit mode this waits for a chance outcome; during a turn the
     ruleset's reroll rule may then offer the turn's player a reroll."""
 
-    __slots__ = ("count", "sides", "slot", "why", "dist", "chance_moves")
+    __slots__ = ("count", "sides", "slot", "why", "dist", "kept")
     waits = True
 
     def __init__(self, where, count, sides, slot, why):
@@ -255,7 +258,7 @@ class RollOp(Op):
         self.slot = slot
         self.why = why
         self.dist = _sum_distribution(count, sides)
-        self.chance_moves = [(roll_label(v), p, v) for v, p in self.dist]
+        self.kept = {}      # (die kept or rerolled, or None, player) -> its moves
 
     def run(self, st, fr):
         if st.explicit:
@@ -281,16 +284,18 @@ class RollOp(Op):
         fr[PC] += 1
         return True
 
-    same_lists = True
-
     def moves(self, st, fr):
         if st.rerolling:
             v = fr[self.slot]
-            found = _REROLL_MOVES.get(v)
-            if found is None:
-                found = _REROLL_MOVES[v] = [(f"keep {v}", None, "keep"), (f"reroll {v}", None, "reroll")]
-            return found
-        return self.chance_moves
+            return [(f"keep {v}", None, "keep"), (f"reroll {v}", None, "reroll")]
+        return [(roll_label(v), p, v) for v, p in self.dist]
+
+    def move_list(self, st, fr, player, make):
+        key = (fr[self.slot], player) if st.rerolling else (None, player)
+        found = self.kept.get(key)
+        if found is None:
+            found = self.kept[key] = super().move_list(st, fr, player, make)
+        return found
 
     def choices(self, st, fr):
         if st.rerolling:
@@ -330,7 +335,6 @@ def _sum_distribution(count, sides):
 
 
 _KEEP_OR_REROLL = ("keep", "reroll")
-_REROLL_MOVES = {}   # die value -> the moves of keeping or rerolling it
 
 
 class RollOffOp(Op):
@@ -532,10 +536,15 @@ class ChooseCardsOp(Op):
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
-    same_lists = True
-
     def moves(self, st, fr):
         return self._cached(st, fr)[0]
+
+    def move_list(self, st, fr, player, make):
+        per_player = self._cached(st, fr)[2]
+        found = per_player.get(player)
+        if found is None:
+            found = per_player[player] = super().move_list(st, fr, player, make)
+        return found
 
     def choices(self, st, fr):
         return self._cached(st, fr)[1]
@@ -552,7 +561,7 @@ class ChooseCardsOp(Op):
         found = self.cache.get(key)
         if found is None:
             moves = self._moves(st, cards, key[1], key[2])
-            found = (moves, [value for _, _, value in moves])
+            found = (moves, [value for _, _, value in moves], {})
             if len(self.cache) >= 4096:
                 self.cache.clear()
             self.cache[key] = found

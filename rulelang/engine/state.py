@@ -156,25 +156,11 @@ class State:
             op = self.prog.codes[fr[CODE]][fr[PC]]
             player = None if self.waiting == WAIT_CHANCE else self.actor
             try:
-                found = op.moves(self, fr)
+                moves = op.move_list(self, fr, player, Move)
             except RulesetError:
                 raise
             except Exception as e:  # a fault inside a rule, reported with its place
                 raise _fault(self, op, e) from e
-            # An op that offers the very same list again (a cached choice)
-            # gets the very same moves: they are never changed.
-            if op.same_lists:
-                lists = self.prog.move_lists
-                known = lists.get((id(found), player))
-                if known is not None and known[0] is found:
-                    moves = known[1]
-                else:
-                    moves = [Move(label, player, prob, value) for label, prob, value in found]
-                    if len(lists) >= 4096:
-                        lists.clear()
-                    lists[id(found), player] = (found, moves)
-            else:
-                moves = [Move(label, player, prob, value) for label, prob, value in found]
             cached = self._moves = (moves, None, op)
         return cached
 
@@ -649,13 +635,17 @@ class Game:
             st = self.new_game(players=players, seed=seed + i, options=options, limits=limits,
                                log=False)
             chooser = Policy(seed + i)
+            cseed, cr = chooser.seed, 0
             while st.over is None:
                 fr = st.stack[-1]
                 op = codes[fr[0]][fr[1]]
                 try:
                     values = op.choices(st, fr)
-                    pick = values[rand_below(chooser, len(values))]
-                    st._moves = None
+                    cr += 1     # rand_below(chooser, len(values)), written out
+                    z = (cseed + cr * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                    pick = values[((z ^ (z >> 31)) * len(values)) >> 64]
                     go = op.resume(st, fr, pick)
                 except RulesetError:
                     raise
