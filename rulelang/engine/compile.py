@@ -192,7 +192,7 @@ class Program:
         # Triggers need their conditions before any assignment is compiled.
         for trig, code in zip(rs.triggers, trigger_codes):
             ctx = Ctx(self, code, f"whenever (line {trig.pos.line if trig.pos else '?'})")
-            cond = ctx.expr(trig.cond)
+            cond = ctx.cond_expr(trig.cond)
             for name in ir.names_in(trig.cond):
                 self.trigger_conds.setdefault(name, []).append((cond, code))
         for trig, code in zip(rs.triggers, trigger_codes):
@@ -205,13 +205,13 @@ class Program:
             slot = ctx.local(dt.var)
             ctx.card_locals.add(dt.var)
             ctx.card_scope.append(slot)
-            cond = ctx.expr(dt.cond) if dt.cond is not None else None
+            cond = ctx.cond_expr(dt.cond) if dt.cond is not None else None
             ctx.card_scope.pop()
             ctx.finish(dt.body)
             self.draw_hooks.setdefault(dt.deck, []).append((cond, code))
         if rs.reroll is not None:
             ctx = Ctx(self, None, "reroll")
-            cond = ctx.expr(rs.reroll.cond)
+            cond = ctx.cond_expr(rs.reroll.cond)
             self.reroll_src = Source(ctx).src_for_player(rs.reroll.cond, "_tp", cond=True)
             costs = [ctx.simple(s) for s in rs.reroll.cost]
 
@@ -241,12 +241,13 @@ class Program:
             if rs.turn.first is not None:
                 self.turn_first = tctx.expr(rs.turn.first)
             if rs.turn.when is not None:
-                self.turn_when = tctx.expr(rs.turn.when)
+                self.turn_when = tctx.cond_expr(rs.turn.when)
             self._build_turn(rs.turn)
             main.append(O.NextTurnOp(where))
         else:
             main.append(O.NoTurnOp(where))
-        self.endings = [(e.name, Ctx(self, None, f"end {e.name!r}").expr(e.cond)) for e in rs.endings]
+        self.endings = [(e.name, Ctx(self, None, f"end {e.name!r}").cond_expr(e.cond))
+                        for e in rs.endings]
         # The turn loop's questions as source about a seat in a variable
         # (None where one needs a frame of its own): see codegen.
         ask = Ctx(self, None, "the turn")
@@ -257,7 +258,7 @@ class Program:
             self.turn_first_src = None if rs.turn.first is None else \
                 Source(ask).src_for_player(rs.turn.first, "0")
         sctx = Ctx(self, None, "score")
-        self.score_items = [(sctx.expr(i.points), sctx.expr(i.cond) if i.cond is not None else None)
+        self.score_items = [(sctx.expr(i.points), sctx.cond_expr(i.cond) if i.cond is not None else None)
                             for i in rs.score]
         init = Ctx(self, None, "initial values")
         self.player_init = [init.expr(s.initial) for s in self.player_stats]
@@ -698,7 +699,7 @@ class Ctx:
         self.card_locals.add(s.var)
         pile = self.pile(s.pile)
         self.card_scope.append(var)
-        cond = self.expr(s.cond) if s.cond is not None else None
+        cond = self.cond_expr(s.cond) if s.cond is not None else None
         self.card_scope.pop()
 
         def matching(st, fr):
@@ -718,7 +719,7 @@ class Ctx:
         var = self.local(s.var)
         self.card_locals.add(s.var)
         self.card_scope.append(var)
-        cond = self.expr(s.cond) if s.cond is not None else None
+        cond = self.cond_expr(s.cond) if s.cond is not None else None
         self.card_scope.pop()
         work = self.temp()
         head = len(self.code)
@@ -731,7 +732,7 @@ class Ctx:
         var = self.local(s.var)
         self.piece_locals[s.var] = s.pieces
         self.piece_scope.append((s.pieces, var))
-        cond = self.expr(s.cond) if s.cond is not None else None
+        cond = self.cond_expr(s.cond) if s.cond is not None else None
         self.piece_scope.pop()
         work = self.temp()
         head = len(self.code)
@@ -751,7 +752,7 @@ class Ctx:
     def s_ForEachPlayer(self, s):
         work, saved = self.temp(), self.temp()
         var = self.local(s.var) if s.var else None
-        cond = self.expr(s.cond) if s.cond is not None else None
+        cond = self.cond_expr(s.cond) if s.cond is not None else None
         head = len(self.code)
         op = self.emit(O.ForEachOp(self.where(s), work, saved, var, s.other, cond))
         self._loop_body(s.body, head, [work], saved, s)
@@ -898,7 +899,7 @@ class Ctx:
         choose = self.emit(O.ChooseOneOp(self.where(s), [c.label for c in s.choices], [],
                                          s.prompt or "choose"))
         if any(c.cond is not None for c in s.choices):
-            choose.conds = [None if c.cond is None else self.expr(c.cond) for c in s.choices]
+            choose.conds = [None if c.cond is None else self.cond_expr(c.cond) for c in s.choices]
         self.choices(choose, s.choices)
         choose.end = len(self.code)
 
@@ -1023,10 +1024,16 @@ class Ctx:
         return fn
 
     def cond_expr(self, e):
-        """``expr`` for a condition: its inline source need only be true or
-        false (``Source.cond``)."""
-        fn = self.expr(e)
-        self.prog.fn_src[fn, "cond"] = Source(self).cond(e)
+        """``expr`` for a condition, where only its truth matters: 'and',
+        'or' and 'not' need not make yes/no values (``Source.cond``)."""
+        if id(e) in self.hoisted or not isinstance(e, (ir.BinOp, ir.Not)):
+            fn = self.expr(e)
+            self.prog.fn_src[fn, "cond"] = self.prog.fn_src[fn]
+            return fn
+        source = Source(self)
+        src = source.cond(e)
+        fn = source.function_of(src)
+        self.prog.fn_src[fn] = self.prog.fn_src[fn, "cond"] = src
         return fn
 
     def closure(self, e):
