@@ -213,3 +213,34 @@ def test_a_fault_inside_plain_statements_names_its_own_line():
     with pytest.raises(rulelang.RulesetRuntimeError) as err:
         g.new_game(players=1)
     assert err.value.line == 5 and "past" in err.value.message
+
+
+@pytest.mark.parametrize("loop", ["for each player BODY", "for each player as pI BODY",
+                                  "repeat 1 times BODY", "while n < 1 BODY"])
+def test_deeply_nested_loops_still_compile(loop):
+    """Python allows 20 nested loop or try blocks in one function; runs of
+    plain statements nested deeper than the generated code may go are
+    compiled as steps of the machine instead (a 'for each player' without
+    'as' costs two blocks).  Twenty nested loops used to be a SyntaxError
+    when the first game ran."""
+    body = "n += 1"
+    for i in range(20):
+        body = loop.replace("I", str(i)).replace("BODY", "{ " + body + " }")
+    g = game(f'per player {{ n 0 }}\nturn {{ phase p {{ {body}\n end game "done" }} }}\n')
+    st = g.new_game(players=1)
+    assert st.is_over and st.result().ending == "done"
+    assert st.stat("n", 0) == 1
+
+
+def test_a_fault_in_a_rule_called_from_a_rule_names_the_callee():
+    """A rule's code calls the rules it uses inside its own Python call; a
+    fault in the callee is reported at the callee's line, not at the call."""
+    g = rulelang.loads('game "T"\nplayers 1..1\nper player { n 0 }\n'
+                       'rule inner {\n'
+                       '  n = 9007199254740991 * 2\n'
+                       '}\n'
+                       'rule outer { inner }\n'
+                       'turn { phase p { outer } }\n', "calls.rules")
+    with pytest.raises(rulelang.RulesetRuntimeError) as err:
+        g.new_game(players=1)
+    assert err.value.line == 5 and "rule inner" in err.value.message

@@ -13,12 +13,11 @@ through (jump targets, the op after one that can wait or call)::
     def run(st, fr):          # returns False: waiting (or over);
         pc = fr[1]            #         True: the stack changed, go on
         while True:
-            <count a step>
             if pc == 0: ...
-            if pc == 4: ...
+            if pc == 4: ...   # (a jump back: count a step, continue)
             if pc >= N: st.stack.pop(); return True
 
-Every pass through the loop (an entry or a jump back) counts against
+Every jump back (a loop's pass, the next turn) counts against
 ``Limits.max_steps``.  ``_at`` holds the index (into the code's
 ``Program.code_wheres``) of the op or statement being carried out; a fault
 is raised as ``PureFault(place, error)`` so the machine names its line.
@@ -33,7 +32,8 @@ from ..errors import RulesetError
 from . import ops as O
 from .ops import LOCALS, PC, PLAYER
 
-_BASE = 3   # indentation of a block inside the dispatch loop
+_BASE = 3   # indentation of a block inside the dispatch loop (before grouping)
+_GROUP = 6  # blocks per group (see Runner.source)
 
 
 def _indent(lines, depth):
@@ -113,15 +113,23 @@ class Runner:
         n = len(code)
         leaders = self.leaders()
         self.emit(0, "def run(st, fr):", "    pc = fr[1]", "    _at = 0", "    _lim = st.limits.max_steps",
-                  "    try:", "        while True:",
-                  "            st.steps += 1",
-                  "            if st.steps > _lim:",
-                  f"                raise RuleFault({self.const(O.RUNAWAY)} % _lim)")
+                  "    try:", "        while True:")
+        # The blocks go in groups of _GROUP, each under ``if pc < (the next
+        # group's first pc):``, so that coming in at a pc passes one test per
+        # group before it, not one per block; control still falls through
+        # from each block to the next.
+        starts = sorted(x for x in leaders if x < n)
+        groups = {x: (starts[i + _GROUP] if i + _GROUP < len(starts) else n)
+                  for i, x in enumerate(starts) if i % _GROUP == 0}
         open_block = False     # whether control falls off the end of the block so far
+        group_start, group_end = None, None
         for k, op in enumerate(code):
             if k in leaders:
                 if open_block:
                     self.emit(_BASE + 1, f"pc = {k}")
+                if k in groups:
+                    self.close_group(group_start, group_end)
+                    group_start, group_end = len(self.lines), groups[k]
                 self.emit(_BASE, f"if pc == {k}:")
             emitter = _EMITTERS.get(type(op))
             if emitter is None or not emitter(self, k, op):
@@ -129,11 +137,19 @@ class Runner:
             open_block = isinstance(op, _STRAIGHT)
         if open_block:
             self.emit(_BASE + 1, f"pc = {n}")
+        self.close_group(group_start, group_end)
         self.emit(_BASE, f"if pc >= {n}:", "    st.stack.pop()", "    return True",
                   f"raise AssertionError('no code at %d in {self.code_id}' % pc)")
         self.emit(1, "except (RulesetError, PureFault):", "    raise   # from a rule called here",
                   "except Exception as e:", "    raise PureFault(_W[_at], e) from e")
         return "\n".join(self.lines) + "\n"
+
+    def close_group(self, start, end):
+        """Put the lines written since ``start`` under ``if pc < end:``."""
+        if start is None:
+            return
+        body = ["    " + line for line in self.lines[start:]]
+        self.lines[start:] = ["    " * _BASE + f"if pc < {end}:"] + body
 
     def function(self):
         text = self.source()
@@ -152,12 +168,20 @@ class Runner:
                   f"if not O[{k}].run(st, fr):", "    return False",
                   "if not st.stack or st.stack[-1] is not fr:", "    return True",
                   "pc = fr[1]")
-        self.emit(depth, f"if pc <= {k}:", "    continue")
+        self.emit(depth, f"if pc <= {k}:")
+        self.back(depth + 1)
 
     def jump(self, depth, k, target):
         self.emit(depth, f"pc = {target}")
         if target <= k:
-            self.emit(depth, "continue")
+            self.back(depth)
+
+    def back(self, depth):
+        """Go back to an earlier op: every jump back (each pass of a loop,
+        each turn) counts against ``Limits.max_steps``, so a ruleset that
+        never reaches a decision is stopped."""
+        self.emit(depth, "st.steps += 1", "if st.steps > _lim:",
+                  f"    raise RuleFault({self.const(O.RUNAWAY)} % _lim)", "continue")
 
 
 #: The state's generator (``ops.rand_below``) at counter ``_r``: leaves the
@@ -205,7 +229,7 @@ def _dispatch(r, k, op):
     r.emit(_BASE + 1, f"_v = fr[{LOCALS}]",
            f"pc = {r.const(op.targets)}[_v] if 0 <= _v < {len(op.targets)} else {op.end}")
     if min(op.targets + [op.end]) <= k:
-        r.emit(_BASE + 1, "continue")
+        r.back(_BASE + 1)
     return True
 
 
@@ -234,7 +258,8 @@ def _phase(r, k, op):
            "    if st.logging:", f"        st.note(fr[{PLAYER}], 'phase', {phase}, {name})",
            f"    pc = {k + 1}")
     if op.end <= k:
-        r.emit(_BASE + 1, f"if pc <= {k}:", "    continue")
+        r.emit(_BASE + 1, f"if pc <= {k}:")
+        r.back(_BASE + 2)
     return True
 
 
@@ -341,7 +366,8 @@ def _next_turn(r, k, op):
            "    st.note(_seat, 'turn', f'round {st.round}: P{_seat}\\'s turn', _seat)",
            f"fr[{PC}] = {k}", f"_f = [{frame}]", *_PUSH,
            f"if not (R[{tc}] or st.prog.runner({tc}))(st, _f):", "    return False",
-           "if st.stack[-1] is not fr:", "    return True", "continue")
+           "if st.stack[-1] is not fr:", "    return True")
+    r.back(d)
     return True
 
 

@@ -491,7 +491,9 @@ class Ctx:
         """Whether ``s`` runs straight through: only value changes, moves of
         cards, logs and skips, under if / while / repeat (with 'stop' only
         inside such a loop), and not nested too deep for generated code."""
-        if depth > 40 or loops > 12:
+        # ``loops`` counts the Python blocks (for, while, try) the generated
+        # code nests: Python allows 20, and the code's function uses 2.
+        if depth > 40 or loops > 14:
             return False
         if isinstance(s, ir.Stop):
             return loops > 0
@@ -511,7 +513,8 @@ class Ctx:
             if head is not None and \
                     any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(head)):
                 return False
-            return all(self.pure(x, loops + 1, depth + 3) for x in s.body)
+            blocks = 2 if isinstance(s, ir.ForEachPlayer) and not s.var else 1
+            return all(self.pure(x, loops + blocks, depth + 3) for x in s.body)
         return False
 
     def watched(self, s):
