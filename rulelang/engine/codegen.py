@@ -43,8 +43,7 @@ def _indent(lines, depth):
 
 def _env(consts):
     from .compile import _GENERATED_ENV    # compile imports this module's users
-    return {**_GENERATED_ENV, "C": consts, "RulesetError": RulesetError,
-            "AssertionError": AssertionError, "str": str}
+    return {**_GENERATED_ENV, "C": consts, "RulesetError": RulesetError}
 
 
 def pure_function(op):
@@ -112,7 +111,8 @@ class Runner:
         code = self.code
         n = len(code)
         leaders = self.leaders()
-        self.emit(0, "def run(st, fr):", "    pc = fr[1]", "    _at = 0", "    _lim = st.limits.max_steps",
+        self.emit(0, "def run(st, fr):", "    pc = fr[1]", "    _at = 0",
+                  "    _lim = st.limits.max_steps",
                   "    try:", "        while True:")
         # The blocks go in groups of _GROUP, each under ``if pc < (the next
         # group's first pc):``, so that coming in at a pc passes one test per
@@ -184,9 +184,10 @@ class Runner:
                   f"    raise RuleFault({self.const(O.RUNAWAY)} % _lim)", "continue")
 
 
-#: The state's generator (``ops.rand_below``) at counter ``_r``: leaves the
-#: 64-bit mix in ``_z``; ``(_z ^ (_z >> 31)) * n >> 64`` is then below n.
-_SPLITMIX = ("_z = (st.seed + _r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF",
+#: The state's generator (``ops.rand_below``) at counter ``_r`` with the
+#: state's seed in ``_s``: leaves the 64-bit mix in ``_z``, and
+#: ``(_z ^ (_z >> 31)) * n >> 64`` is then a number below n.
+_SPLITMIX = ("_z = (_s + _r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF",
              "_z = ((_z ^ (_z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF",
              "_z = ((_z ^ (_z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF")
 
@@ -272,9 +273,11 @@ def _roll(r, k, op):
     d += 1
     r.emit(d, r.at(op))
     if op.count == 1:
-        r.emit(d, "_r = st.rng + 1", *_SPLITMIX, f"_tot = (((_z ^ (_z >> 31)) * {op.sides}) >> 64) + 1")
+        r.emit(d, "_s = st.seed", "_r = st.rng + 1", *_SPLITMIX,
+               f"_tot = (((_z ^ (_z >> 31)) * {op.sides}) >> 64) + 1")
     else:
-        r.emit(d, "_r = st.rng", "_tot = 0", f"for _i in range({op.count}):", "    _r += 1",
+        r.emit(d, "_s = st.seed", "_r = st.rng", "_tot = 0", f"for _i in range({op.count}):",
+               "    _r += 1",
                *["    " + line for line in _SPLITMIX],
                f"    _tot += (((_z ^ (_z >> 31)) * {op.sides}) >> 64) + 1")
     r.emit(d, "st.rng = _r", f"fr[{op.slot}] = _tot",
@@ -303,8 +306,9 @@ def _draw(r, k, op):
     # pile order), in one loop.
     r.emit(d, "else:")
     d += 1
-    r.emit(d, r.at(op), f"_src = st.piles[{r.value(op.src)}]", f"_dst = st.piles[{r.value(op.dst)}]",
-           f"_left = fr[{op.count}]", "_r = st.rng",
+    r.emit(d, r.at(op), f"_src = st.piles[{r.value(op.src)}]",
+           f"_dst = st.piles[{r.value(op.dst)}]",
+           f"_left = fr[{op.count}]", "_s = st.seed", "_r = st.rng",
            "while _left > 0:", "    _n = len(_src)", "    if not _n:")
     if op.refill is None:
         r.emit(d + 2, "break")

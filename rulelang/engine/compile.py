@@ -258,13 +258,15 @@ class Program:
             self.turn_first_src = None if rs.turn.first is None else \
                 Source(ask).src_for_player(rs.turn.first, "0")
         sctx = Ctx(self, None, "score")
-        self.score_items = [(sctx.expr(i.points), sctx.cond_expr(i.cond) if i.cond is not None else None)
+        self.score_items = [(sctx.expr(i.points),
+                             sctx.cond_expr(i.cond) if i.cond is not None else None)
                             for i in rs.score]
         init = Ctx(self, None, "initial values")
         self.player_init = [init.expr(s.initial) for s in self.player_stats]
         self.global_init = [init.expr(s.initial) for s in self.global_stats]
         self.turn_init = [(self.pslot[s.name], init.expr(s.initial)) for s in self.turn_stats]
-        self.turn_init_src = [Source(init).src_for_player(s.initial, "_seat") for s in self.turn_stats]
+        self.turn_init_src = [Source(init).src_for_player(s.initial, "_seat")
+                              for s in self.turn_stats]
 
     def _build_turn(self, turn):
         ctx = Ctx(self, self.turn_code, "the turn")
@@ -1815,9 +1817,10 @@ class PureBlock:
         self.line(depth, f"{b} = st.piles[{ctx.pile_src(s.dest)}]")
         self.line(depth, f"{cards} = fr[{ctx.locals[s.cards]}]")
         self.line(depth, f"for {c} in ({cards},) if type({cards}) is int else {cards} or ():")
-        self.line(depth + 1, f"if {c} not in {a}:")
-        self.line(depth + 2, f"raise RuleFault({missing} % {src.const(ctx.prog.card_names)}[{c}])")
-        self.line(depth + 1, f"{a}.remove({c})")
+        self.line(depth + 1, "try:")
+        self.line(depth + 2, f"{a}.remove({c})")
+        self.line(depth + 1, "except ValueError:")
+        self.line(depth + 2, f"raise RuleFault({missing} % {src.const(ctx.prog.card_names)}[{c}]) from None")
         self.line(depth + 1, f"{b}.append({c})")
 
     def loop_test(self, cond, depth):
@@ -1911,6 +1914,7 @@ _INLINE = (ir.Num, ir.Bool, ir.NoneLit, ir.Name, ir.Attr, ir.BinOp, ir.Compare, 
 _GENERATED_ENV = {
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
-    "range": range, "map": map, "Exception": Exception, "RulesetRuntimeError": RulesetRuntimeError,
+    "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,
+    "AssertionError": AssertionError, "RulesetRuntimeError": RulesetRuntimeError,
     "PureFault": O.PureFault, "RuleFault": RuleFault, "__builtins__": {},
 }
