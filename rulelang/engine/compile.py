@@ -1633,14 +1633,15 @@ class Source:
         """``highest / lowest X among [other] players`` (0 with nobody)."""
         column = self.player_column(e.value)
         if column is not None and not e.other:
-            return f"{'max' if e.which == 'highest' else 'min'}({column}, default=0)"
+            # (``or (0,)``: 0 with nobody; a keyword argument would cost more.)
+            return f"{'max' if e.which == 'highest' else 'min'}({column} or (0,))"
         found = self.looking_at_players(e, e.value)
         if found is None:
             return None
         var, value, _ = found
         other = f" if {var} != {self.player}" if e.other else ""
         pick = "max" if e.which == "highest" else "min"
-        return f"{pick}([{value} for {var} in range(st.n){other}], default=0)"
+        return f"{pick}([{value} for {var} in range(st.n){other}] or (0,))"
 
     def s_PieceQuery(self, e):
         """``count / any of / none of crew where …`` as one generated loop
