@@ -1689,8 +1689,8 @@ class Source:
     def s_SumCards(self, e):
         prog = self.ctx.prog
         values = prog.card_props.get(e.prop, {})
-        table = self.const([values.get(i, 0) for i in range(len(prog.card_names))])
-        return f"sum(map({table}.__getitem__, st.piles[{self.ctx.pile_src(e.pile)}]))"
+        value_of = self.const([values.get(i, 0) for i in range(len(prog.card_names))].__getitem__)
+        return f"sum(map({value_of}, st.piles[{self.ctx.pile_src(e.pile)}]))"
 
 
 class PureBlock:
