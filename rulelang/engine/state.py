@@ -243,6 +243,7 @@ class State:
         c.logging = self.logging
         c._moves = self._moves      # immutable once made: a clone shares it
         c.chance_record = None
+        c.steps = 0
         return c
 
     __copy__ = clone
@@ -588,6 +589,7 @@ class Game:
         st.limits = limits or self.limits
         st.logging = log
         st.chance_record = None
+        st.steps = 0
         st.log_tail = None
         K = prog.K
         st.v = [0] * (n * K)
@@ -690,6 +692,7 @@ class Game:
         st.log_tail = None
         st._moves = None
         st.chance_record = None
+        st.steps = 0
         for e in d.get("log", ()):
             v = e.get("value")
             st.log_tail = (LogEntry(e["round"], e["player"], e["kind"], e["text"],
