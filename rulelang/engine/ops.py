@@ -68,10 +68,10 @@ class Op:
         return [value for _, _, value in self.moves(st, fr)]
 
     def move_list(self, st, fr, player, make):
-        """The moves legal here as objects, ``make(label, player,
-        probability, value)`` each (``State.legal_moves``).  An op whose
-        choices repeat keeps them: the objects are never changed."""
-        return [make(label, player, prob, value) for label, prob, value in self.moves(st, fr)]
+        """The moves legal here as objects: ``make(moves, player)`` of what
+        ``moves`` lists (``State.legal_moves``).  An op whose choices repeat
+        keeps them: the objects are never changed."""
+        return make(self.moves(st, fr), player)
 
     def error(self, st, message):
         """A runtime error that names this op's rule, file and line."""
@@ -305,7 +305,7 @@ class RollOp(Op):
     def resume(self, st, fr, data):
         if st.rerolling:
             st.rerolling = False
-            st.clear_wait()
+            st.waiting = WAIT_NONE
             if data == "keep":
                 if st.logging:
                     st.note(st.turn_player, "keep", f"keeps the {fr[self.slot]}", fr[self.slot])
@@ -315,7 +315,7 @@ class RollOp(Op):
                 st.note(st.turn_player, "reroll", f"rerolls the {fr[self.slot]}", None)
             st.prog.reroll[1](st, [None, 0, st.turn_player])
             return self.run(st, fr)
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         return self.got(st, fr, data)
 
 
@@ -394,7 +394,7 @@ class RollOffOp(Op):
         return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         self._add(st, fr, data)
         return self.run(st, fr)
 
@@ -508,7 +508,7 @@ class DrawOp(Op):
         return [(draw_label(st, c), Fraction(k, n), c) for c, k in sorted(counts.items())]
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         src = st.piles[self.src(st, fr)]
         if self._take(st, fr, src, src.index(data)):
             return True
@@ -588,7 +588,7 @@ class ChooseCardsOp(Op):
                 for combo in combos]
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         fr[self.slot] = tuple(data)
         if st.logging:
             names = st.prog.card_names
@@ -704,7 +704,7 @@ class ChooseOneOp(Op):
         return True
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         return self._pick(st, fr, data)
 
 
@@ -730,7 +730,7 @@ class ChooseRowOp(Op):
         return [(label, None, i) for i, (label, _, _) in enumerate(self.rows)]
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         label, value, start = self.rows[data]
         if st.logging:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {label}", label)
@@ -764,7 +764,7 @@ class MayOp(Op):
         return (True, False)
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         if st.logging:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {'yes' if data else 'no'}", data)
         if data:
@@ -810,7 +810,7 @@ class ChooseNumberOp(Op):
         return range(lo, hi + 1)
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         fr[self.slot] = data
         if st.logging:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {data}", data)
@@ -859,7 +859,7 @@ class PickPieceOp(Op):
         return [(f"draw {self.names[i]}", p, i) for i in found]
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         return self._take(st, fr, data)
 
 
@@ -908,7 +908,7 @@ class PoolOp(Op):
         return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         faces, left = fr[self.work]
         fr[self.work] = (faces + (data,), left - 1)
         return self.run(st, fr)
@@ -994,7 +994,7 @@ class ChooseOneOfOp(Op):
         return self.matching(st, fr)
 
     def resume(self, st, fr, data):
-        st.clear_wait()
+        st.waiting = WAIT_NONE
         fr[self.slot] = data
         if st.logging:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.label(st, data)}", data)

@@ -35,7 +35,7 @@ class Move:
     slotted class: a move list is made at every decision, so it is kept
     cheap.)"""
 
-    __slots__ = ("label", "player", "probability", "value")
+    __slots__ = ("label", "player", "probability", "value", "_at")
 
     def __init__(self, label: str, player: Optional[int], probability: Optional[Fraction] = None,
                  value: Any = None):
@@ -43,6 +43,16 @@ class Move:
         self.player = player
         self.probability = probability
         self.value = value
+        self._at = -1       # its place in the list of legal moves it was made for
+
+    @staticmethod
+    def _list(found, player):
+        """Moves for an op's list of (label, probability, value), each
+        knowing its place (so ``apply`` finds it at once)."""
+        out = [Move(label, player, prob, value) for label, prob, value in found]
+        for i, m in enumerate(out):
+            m._at = i
+        return out
 
     def __eq__(self, other):
         if not isinstance(other, Move):
@@ -156,7 +166,7 @@ class State:
             op = self.prog.codes[fr[CODE]][fr[PC]]
             player = None if self.waiting == WAIT_CHANCE else self.actor
             try:
-                moves = op.move_list(self, fr, player, Move)
+                moves = op.move_list(self, fr, player, Move._list)
             except RulesetError:
                 raise
             except Exception as e:  # a fault inside a rule, reported with its place
@@ -172,10 +182,9 @@ class State:
         moves, by_label, op = self._moves or self._legal()
         found = None
         if type(move) is Move:
-            for m in moves:
-                if m is move:
-                    found = m
-                    break
+            i = move._at
+            if 0 <= i < len(moves) and moves[i] is move:
+                found = move
         if found is None:
             label = move.label if isinstance(move, Move) else move
             if not isinstance(label, str):
