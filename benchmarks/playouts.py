@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
 from rulelang.api import parse_and_check  # noqa: E402
-from rulelang.engine import Game, compile_ruleset  # noqa: E402
+from rulelang.engine import compile_ruleset  # noqa: E402
 
 REF = ROOT.parent / "shared" / "bench" / "northpole_ref.py"
 

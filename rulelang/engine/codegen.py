@@ -3,10 +3,11 @@ becomes one generated function that runs its ops from the frame's pc.
 
 The ops stay the machine's definition: every op that can wait, or that is
 not worth writing out, is called as it is (``O[k].run(st, fr)``).  The
-common ones (runs of plain statements, jumps, tests of conditions, calls,
-phases, table rows, dice and draws in sample mode) are written out inline,
-so a rule runs as straight Python between its decisions instead of one
-method call per op.  The generated function keeps the pc in a local and
+common ones (runs of plain statements, jumps, tests of conditions, loops,
+calls of other rules, phases, table rows, the turn loop, and dice and draws
+in sample mode) are written out inline, so a rule runs as straight Python
+between its decisions instead of one method call per op; a rule it calls
+runs inside its Python call.  The generated function keeps the pc in a local and
 dispatches on it only where control can arrive other than by falling
 through (jump targets, the op after one that can wait or call)::
 
@@ -42,7 +43,7 @@ def _indent(lines, depth):
 
 
 def _env(consts):
-    from .compile import _GENERATED_ENV    # compile imports this module's users
+    from .compile import _GENERATED_ENV    # here, as compile.py imports this module
     return {**_GENERATED_ENV, "C": consts, "RulesetError": RulesetError}
 
 

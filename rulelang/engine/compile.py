@@ -18,7 +18,7 @@ from ..errors import RulesetCheckError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from . import codegen
 from . import ops as O
-from .ops import LOCALS, PC, PLAYER, RuleFault
+from .ops import LOCALS, PLAYER, RuleFault
 
 
 class Program:
@@ -1590,7 +1590,7 @@ class Source:
             body = "True" if node is None else self.src(node)
         finally:
             self.player = saved
-        seats = f"range(st.n)" if not e.other else f"range(st.n) if {var} != {saved}"
+        seats = "range(st.n)" if not e.other else f"range(st.n) if {var} != {saved}"
         return var, body, seats
 
     def player_column(self, node):
@@ -1871,7 +1871,7 @@ _RUNAWAY = O.RUNAWAY
 
 
 def _stub(st, fr):
-    return _build()(st, fr)
+    return _build()(st, fr)     # noqa: F821 (each lazy function's globals hold its _build)
 
 
 def _lazy_function(body, consts):

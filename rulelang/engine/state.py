@@ -18,9 +18,7 @@ import attrs
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .compile import Program
-from .ops import (CODE, LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Policy,
-                  PureFault, _At,
-                  RuleFault, fault, rand_below)
+from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, _At, fault
 
 #: ``State.current_player`` at a chance node.
 CHANCE = -1
