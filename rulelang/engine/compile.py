@@ -1756,27 +1756,15 @@ class PureBlock:
             ctx = self.ctx
             var = ctx.local(s.var)
             ctx.piece_locals[s.var] = s.pieces
-            self.line(depth, f"for fr[{var}] in range({len(ctx.prog.piece_names[s.pieces])}):")
-            ctx.piece_scope.append((s.pieces, var))
-            try:
-                self.loop_test(s.cond, depth + 1)
-            finally:
-                ctx.piece_scope.pop()
-            self.count_step(depth + 1)
-            self.block(s.body, depth + 1)
+            self.each(f"for fr[{var}] in range({len(ctx.prog.piece_names[s.pieces])}):",
+                      ctx.piece_scope, (s.pieces, var), s, depth)
         elif isinstance(s, ir.ForEachCard):
             ctx = self.ctx
             var = ctx.local(s.var)
             ctx.card_locals.add(s.var)
             # Over the cards the pile holds when the loop starts.
-            self.line(depth, f"for fr[{var}] in tuple(st.piles[{ctx.pile_src(s.pile)}]):")
-            ctx.card_scope.append(var)
-            try:
-                self.loop_test(s.cond, depth + 1)
-            finally:
-                ctx.card_scope.pop()
-            self.count_step(depth + 1)
-            self.block(s.body, depth + 1)
+            self.each(f"for fr[{var}] in tuple(st.piles[{ctx.pile_src(s.pile)}]):",
+                      ctx.card_scope, var, s, depth)
         elif isinstance(s, ir.Stop):
             self.line(depth, "break")
         elif isinstance(s, ir.Let):
@@ -1823,6 +1811,19 @@ class PureBlock:
         self.line(depth + 1, "except ValueError:")
         self.line(depth + 2, f"raise RuleFault({missing} % {src.const(ctx.prog.card_names)}[{c}]) from None")
         self.line(depth + 1, f"{b}.append({c})")
+
+    def each(self, head, scope, item, s, depth):
+        """A 'for each' over pieces or cards (``head``, the Python loop, sets
+        the loop's local): the thing looked at is in scope (``item`` on
+        ``scope``) for the 'where', not for the body."""
+        self.line(depth, head)
+        scope.append(item)
+        try:
+            self.loop_test(s.cond, depth + 1)
+        finally:
+            scope.pop()
+        self.count_step(depth + 1)
+        self.block(s.body, depth + 1)
 
     def loop_test(self, cond, depth):
         """Skip a 'for each' pass whose thing does not meet ``cond``."""
