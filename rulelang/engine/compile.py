@@ -1545,11 +1545,14 @@ class Source:
         if e.op in ("==", "!="):
             return f"({a} {e.op} {b})"
         # An order needs two values (none is below nothing): a side that is
-        # a plain number needs no test.
-        if _is_int_literal(b):
+        # never none needs no test.
+        left, right = _never_none(e.left), _never_none(e.right)
+        if left and right:
+            return f"({a} {e.op} {b})"
+        if right:
             x = self.temp()
             return f"(({x} := {a}) is not None and {x} {e.op} {b})"
-        if _is_int_literal(a):
+        if left:
             y = self.temp()
             return f"(({y} := {b}) is not None and {a} {e.op} {y})"
         x, y = self.temp(), self.temp()
@@ -1892,8 +1895,18 @@ def _lazy_function(body, consts):
     return fn
 
 
-def _is_int_literal(src):
-    return src.lstrip("-").isdigit()
+def _never_none(e):
+    """Whether expression ``e`` always has a value (a number, or an error
+    when it cannot be worked out), so a comparison need not test it."""
+    if isinstance(e, (ir.Num, ir.Round, ir.PileSize, ir.CountCards, ir.SumCards)):
+        return True
+    if isinstance(e, ir.BinOp):
+        return e.op not in ("and", "or")
+    if isinstance(e, ir.PlayerQuery):
+        return e.quantifier == "count"
+    if isinstance(e, ir.Neg):
+        return True
+    return False
 
 
 def _big_result(r, big):
