@@ -314,7 +314,7 @@ class RollOp(Op):
             if st.logging:
                 st.note(st.turn_player, "reroll", f"rerolls the {fr[self.slot]}", None)
             st.prog.reroll[1](st, [None, 0, st.turn_player])
-            return self.run(st, fr)
+            return True         # the machine runs this op again: a new roll
         st.waiting = WAIT_NONE
         return self.got(st, fr, data)
 
