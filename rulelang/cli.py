@@ -95,9 +95,8 @@ def cmd_validate(args) -> int:
 
 
 def _load_game(path: str) -> Game:
-    rs, _ = _read_ruleset(path)
-    from .engine import compile_ruleset
-    return Game(compile_ruleset(rs))
+    """The game in ``path`` (through the cache when ``RULELANG_CACHE`` asks)."""
+    return api.load(path)
 
 
 def _summary(state, seat: Optional[int]) -> str:
