@@ -248,8 +248,8 @@ class NoDice:
 
 @attrs.frozen
 class PieceQuery:
-    """``count crew where side is fresh``, ``none of crew where ...``,
-    ``any of crew where ...``; inside ``cond`` the piece looked at is in
+    """``count workers where side is fresh``, ``none of workers where ...``,
+    ``any of workers where ...``; inside ``cond`` the piece looked at is in
     scope (its attributes and state are bare names)."""
 
     quantifier: str = _f("count them, or ask whether none or any match",
@@ -261,7 +261,7 @@ class PieceQuery:
 
 @attrs.frozen
 class PieceExtreme:
-    """``lowest skill among crew where group == 1``."""
+    """``lowest skill among workers where group == 1``."""
 
     which: str = _f("highest or lowest", enum=["highest", "lowest"])
     value: "Expr" = _f("the value compared, with each piece in scope")
@@ -512,7 +512,7 @@ class May:
 
 @attrs.frozen
 class PickPiece:
-    """``pick one crew at random as man where …``: a chance draw of one of
+    """``pick one workers at random as w where …``: a chance draw of one of
     the pieces meeting ``cond`` (none, without a draw, when nothing does)."""
 
     pieces: str
@@ -552,7 +552,7 @@ class EndGame:
 
 @attrs.frozen
 class Log:
-    """``log "…"``: a line for the game log; ``{name}`` or ``{man.field}`` in
+    """``log "…"``: a line for the game log; ``{name}`` or ``{w.field}`` in
     the text is replaced by that value (see ``log_parts``)."""
 
     text: str
@@ -688,7 +688,7 @@ class Piece:
 
 @attrs.frozen
 class PieceSet:
-    """A set of pieces (``pieces crew { ... }``): each has the attributes
+    """A set of pieces (``pieces workers { ... }``): each has the attributes
     on its line, and its own copy of the ``state`` values."""
 
     name: str

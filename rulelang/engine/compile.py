@@ -1647,7 +1647,7 @@ class Source:
         return f"{pick}([{value} for {var} in range(st.n){other}] or (0,))"
 
     def s_PieceQuery(self, e):
-        """``count / any of / none of crew where …`` as one generated loop
+        """``count / any of / none of workers where …`` as one generated loop
         over the pieces, when its condition is made only of nodes that
         have source here (so no closure needs the piece in a frame)."""
         if e.cond is None or not all(isinstance(n, _INLINE) for n in ir.walk(e.cond)):

@@ -822,7 +822,7 @@ class ChooseNumberOp(Op):
 
 
 class PickPieceOp(Op):
-    """``pick one crew at random as man``: a chance draw among the pieces
+    """``pick one workers at random as w``: a chance draw among the pieces
     ``matching(st, fr)`` lists (equally likely), into ``slot``; none
     without a draw when nothing matches."""
 
