@@ -17,7 +17,7 @@ max_die_sides       10 000     check: ``dN``
 max_dice            100        check: dice in one roll (``roll 100d6``)
 max_pool_outcomes   10 000     check: dice × sides in one roll
 max_cards           100 000    check: cards in all decks together
-max_steps           200 000    run: rule steps between two moves
+max_steps           200 000    run: loop passes and turns between two moves
 max_depth           200        run: rules and reactions called inside each other
 max_idle_seats      10 000     run: seats passed over by the turn's ``when``
 max_choices         10 000     run: different moves offered at one decision
