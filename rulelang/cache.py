@@ -21,6 +21,8 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
+import attrs
+
 from . import ir, serialize
 from .limits import Limits
 
@@ -78,7 +80,6 @@ def get(folder: Path, text: str, filename: str, limits: Optional[Limits]) -> Opt
         rs = serialize.from_data(data, filename)
     except Exception:       # missing, half-written or from elsewhere: make it again
         return None
-    import attrs
     return attrs.evolve(rs, filename=filename, source=text)
 
 

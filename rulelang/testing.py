@@ -89,7 +89,8 @@ import attrs
 from .engine import CHANCE, Game, Move, State
 from .errors import IllegalMoveError, RulesetError
 
-__all__ = ["EngineAudit", "Failure", "Report", "check_ruleset", "declared_max_moves", "golden_log"]
+__all__ = ["EngineAudit", "Failure", "Report", "check_ruleset", "declared_max_moves", "golden_log",
+           "op_by_op"]
 
 DEFAULT_MAX_MOVES = 10_000
 _PRAGMA = re.compile(r"^[ \t]*#[ \t]*conformance:[ \t]*max-moves[ \t]+(\d+)[ \t]*$", re.M)
@@ -921,3 +922,40 @@ def _main(argv: List[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(_main(sys.argv[1:]))
+
+
+def op_by_op(game: Game) -> Game:
+    """The same game with every rule run one op at a time by the ops' own
+    ``run`` methods, instead of by the Python the engine generates from
+    them (``rulelang.engine.codegen``): the reference that generated code
+    must agree with, move for move (``tests/test_codegen.py``)."""
+    from .engine import compile_ruleset
+    prog = compile_ruleset(game.ruleset, game.prog.limits)
+    prog.runners[:] = [_run_op_by_op] * len(prog.codes)
+    return Game(prog, game.limits)
+
+
+def _run_op_by_op(st, fr):
+    """A frame's code, op by op: False when it waits, True when the stack
+    changed (as a generated function answers ``State._run``)."""
+    from .engine.ops import CODE, PC, RUNAWAY, PureFault, RuleFault
+    code = st.prog.codes[fr[CODE]]
+    while True:
+        pc = fr[PC]
+        if pc >= len(code):
+            st.stack.pop()
+            return True
+        op = code[pc]
+        try:
+            go = op.run(st, fr)
+            st.steps += 1
+            if st.steps > st.limits.max_steps:
+                raise RuleFault(RUNAWAY % st.limits.max_steps)
+        except (RulesetError, PureFault):
+            raise
+        except Exception as e:
+            raise PureFault(op.where, e) from e
+        if not go:
+            return False
+        if not st.stack or st.stack[-1] is not fr:
+            return True

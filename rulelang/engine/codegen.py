@@ -188,9 +188,9 @@ class Runner:
 #: The state's generator (``ops.rand_below``) at counter ``_r`` with the
 #: state's seed in ``_s``: leaves the 64-bit mix in ``_z``, and
 #: ``(_z ^ (_z >> 31)) * n >> 64`` is then a number below n.
-_SPLITMIX = ("_z = (_s + _r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF",
-             "_z = ((_z ^ (_z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF",
-             "_z = ((_z ^ (_z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF")
+_SPLITMIX = (f"_z = (_s + _r * {O.GAMMA:#x}) & {O.M64:#x}",
+             f"_z = ((_z ^ (_z >> 30)) * {O.MIX1:#x}) & {O.M64:#x}",
+             f"_z = ((_z ^ (_z >> 27)) * {O.MIX2:#x}) & {O.M64:#x}")
 
 #: ``st.push(_f)`` written out (the depth check raises through ``push``).
 _PUSH = ("st.stack.append(_f)", "if len(st.stack) > st.limits.max_depth:",
@@ -221,7 +221,7 @@ def _jump(r, k, op):
 
 
 def _jump_unless(r, k, op):
-    cond = r.prog.fn_src.get((op.cond, "cond")) or r.value(op.cond)
+    cond = r.prog.cond_src.get(op.cond) or r.value(op.cond)
     r.emit(_BASE + 1, r.at(op), f"if {cond}:", f"    pc = {k + 1}", "else:")
     r.jump(_BASE + 2, k, op.target)
     return True
@@ -336,12 +336,7 @@ def _next_turn(r, k, op):
             r.emit(depth, f"if {cond}:", f"    st.finish({r.const(name)})", "    return False")
 
     def first(depth):
-        if prog.turn_first is None:
-            r.emit(depth, "_first = 0")
-            return
-        src = prog.turn_first_src or f"{r.const(prog.turn_first)}(st, [None, 0, 0])"
-        r.emit(depth, f"_first = {src}",
-               "if type(_first) is not int or not 0 <= _first < _n:", "    _first = 0")
+        r.emit(depth, f"_first = {prog.first_seat_src}")
 
     r.emit(d, r.at(op))
     endings(d)

@@ -111,6 +111,7 @@ class Program:
         self.gen_consts = []
         self.gen_temps = itertools.count(1)
         self.fn_src = {}       # compiled fn(st, fr) -> its Python source (same meaning)
+        self.cond_src = {}     # ... for a condition: source whose truth is the same
         self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
         self._build()
 
@@ -155,6 +156,19 @@ class Program:
         fn = self.runners[code_id] = codegen.runner(self, code_id)
         return fn
 
+    def _first_seat_src(self):
+        """Source of the seat that plays first, as ``State.first_seat``
+        works it out (for the turn loop and 'for each player' loops)."""
+        turn = self.rs.turn
+        if turn is None or turn.first is None:
+            return "0"
+        source = Source(Ctx(self, None, "the turn"))
+        src = source.src_for_player(turn.first, "0")
+        if src is None:
+            return "st.first_seat()"
+        t = source.temp()
+        return f"({t} if type({t} := {src}) is int and 0 <= {t} < st.n else 0)"
+
     def _new_code(self, name):
         self.codes.append([])
         self.code_names.append(name)
@@ -175,6 +189,7 @@ class Program:
         self.bounds = {s.name: (None if s.min is None else self.const_value(s.min),
                                 None if s.max is None else self.const_value(s.max))
                        for s in rs.stats}
+        self.first_seat_src = self._first_seat_src()
         # Reserve code ids first so calls can refer to them.
         self.main_code = self._new_code("the game")
         self.setup_code = self._new_code("setup")
@@ -255,8 +270,6 @@ class Program:
         if rs.turn is not None:
             self.turn_when_src = None if rs.turn.when is None else \
                 Source(ask).src_for_player(rs.turn.when, "_seat", cond=True)
-            self.turn_first_src = None if rs.turn.first is None else \
-                Source(ask).src_for_player(rs.turn.first, "0")
         sctx = Ctx(self, None, "score")
         self.score_items = [(sctx.expr(i.points),
                              sctx.cond_expr(i.cond) if i.cond is not None else None)
@@ -1033,12 +1046,12 @@ class Ctx:
         'or' and 'not' need not make yes/no values (``Source.cond``)."""
         if id(e) in self.hoisted or not isinstance(e, (ir.BinOp, ir.Not)):
             fn = self.expr(e)
-            self.prog.fn_src[fn, "cond"] = self.prog.fn_src[fn]
+            self.prog.cond_src[fn] = self.prog.fn_src[fn]
             return fn
         source = Source(self)
         src = source.cond(e)
         fn = source.function_of(src)
-        self.prog.fn_src[fn] = self.prog.fn_src[fn, "cond"] = src
+        self.prog.fn_src[fn] = self.prog.cond_src[fn] = src
         return fn
 
     def closure(self, e):
@@ -1834,17 +1847,6 @@ class PureBlock:
             self.line(depth, f"if not {self.source.cond(cond)}:")
             self.line(depth + 1, "continue")
 
-    def first_seat(self):
-        """Source of the seat that plays first (as ``State.first_seat``)."""
-        prog = self.ctx.prog
-        if prog.rs.turn is None or prog.rs.turn.first is None:
-            return "0"
-        src = Source(Ctx(prog, None, "the turn")).src_for_player(prog.rs.turn.first, "0")
-        if src is None:
-            return "st.first_seat()"
-        t = self.source.temp()
-        return f"({t} if type({t} := {src}) is int and 0 <= {t} < st.n else 0)"
-
     def each_player(self, s, depth):
         """``for each [other] player [as p] [where …]``, seats in turn order
         from the first seat as the loop starts; without ``as``, each player
@@ -1853,7 +1855,7 @@ class PureBlock:
         src, ctx = self.source, self.ctx
         me, first, i = src.temp(), src.temp(), src.temp()
         self.line(depth, f"{me} = fr[{PLAYER}]")
-        self.line(depth, f"{first} = {self.first_seat()}")
+        self.line(depth, f"{first} = {self.ctx.prog.first_seat_src}")
         seat = f"fr[{ctx.local(s.var)}]" if s.var else f"fr[{PLAYER}]"
         if not s.var:
             self.line(depth, "try:")

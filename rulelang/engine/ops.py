@@ -42,14 +42,18 @@ def draw_label(st, card):
     return f"draw {st.prog.card_labels[card]}"
 
 
+#: splitmix64's constants (``rand_below``; generated code writes the same steps).
+GAMMA, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
 def rand_below(st, n):
     """A uniform integer in [0, n) from the state's counter-based generator
     (splitmix64), so the generator's whole state is one integer."""
     r = st.rng + 1
     st.rng = r
-    z = (st.seed + r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    z = (st.seed + r * GAMMA) & M64
+    z = ((z ^ (z >> 30)) * MIX1) & M64
+    z = ((z ^ (z >> 27)) * MIX2) & M64
     return ((z ^ (z >> 31)) * n) >> 64
 
 
@@ -419,8 +423,6 @@ class DrawOp(Op):
     def run(self, st, fr):
         piles = st.piles
         src = piles[self.src(st, fr)]
-        if not st.explicit and not self.hooks and st.chance_record is None and not st.logging:
-            return self._quick(st, fr, src)
         while True:
             if fr[self.count] <= 0:
                 fr[PC] += 1
@@ -443,41 +445,6 @@ class DrawOp(Op):
             # modes leave the pile in the same order after the same draws.
             if self._take(st, fr, src, src.index(src[i])):
                 return True     # an 'on draw' rule runs first; the draw goes on after
-
-    def _quick(self, st, fr, src):
-        """The same draws as ``run`` makes (same generator steps, same
-        cards, same pile order), in one loop: sample mode, no 'on draw'
-        rule, nothing logged or recorded."""
-        piles = st.piles
-        dst = piles[self.dst(st, fr)]
-        left = fr[self.count]
-        refill = self.refill
-        seed, r = st.seed, st.rng
-        while left > 0:
-            n = len(src)
-            if not n:
-                if refill is None or not piles[refill]:
-                    break
-                src.extend(piles[refill])
-                piles[refill].clear()
-                n = len(src)
-            if n > 1:
-                r += 1      # rand_below, inlined
-                z = (seed + r * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                i = src.index(src[((z ^ (z >> 31)) * n) >> 64])
-            else:
-                i = 0
-            card = src[i]
-            src[i] = src[-1]
-            src.pop()
-            dst.append(card)
-            left -= 1
-        st.rng = r
-        fr[self.count] = 0
-        fr[PC] += 1
-        return True
 
     def _take(self, st, fr, src, i):
         card = src[i]
@@ -518,7 +485,25 @@ class DrawOp(Op):
 # ---------------------------------------------------------------- decisions
 
 
-class ChooseCardsOp(Op):
+class ChoiceOp(Op):
+    """A decision whose answer goes into local ``slot``: the log shows
+    '{prompt}: {shown answer}' and the rule goes on after it."""
+
+    __slots__ = ()
+
+    def shown(self, st, value):
+        return str(value)
+
+    def resume(self, st, fr, data):
+        st.waiting = WAIT_NONE
+        fr[self.slot] = data
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
+        fr[PC] += 1
+        return True
+
+
+class ChooseCardsOp(ChoiceOp):
     """The player in scope picks between ``low`` and ``high`` cards from a
     pile; the choice (a tuple of card ids) goes into ``slot``.  Cards of the
     same kind are interchangeable, so the moves are distinct multisets."""
@@ -587,15 +572,9 @@ class ChooseCardsOp(Op):
         return [(f"{prompt} {', '.join([names[c] for c in combo]) if combo else 'nothing'}", None, combo)
                 for combo in combos]
 
-    def resume(self, st, fr, data):
-        st.waiting = WAIT_NONE
-        fr[self.slot] = tuple(data)
-        if st.logging:
-            names = st.prog.card_names
-            text = ", ".join(names[c] for c in data) if data else "nothing"
-            st.note(fr[PLAYER], "choose", f"{self.prompt}: {text}", tuple(data))
-        fr[PC] += 1
-        return True
+    def shown(self, st, value):     # the value is a tuple of cards (a move's own)
+        names = st.prog.card_names
+        return ", ".join(names[c] for c in value) if value else "nothing"
 
 
 class _TooMany(Exception):
@@ -774,7 +753,7 @@ class MayOp(Op):
         return True
 
 
-class ChooseNumberOp(Op):
+class ChooseNumberOp(ChoiceOp):
     """The player in scope picks a whole number from ``low`` to ``high``
     (into ``slot``); an empty range gives ``low`` without a decision."""
 
@@ -809,13 +788,6 @@ class ChooseNumberOp(Op):
         lo, hi = self.bounds(st, fr)
         return range(lo, hi + 1)
 
-    def resume(self, st, fr, data):
-        st.waiting = WAIT_NONE
-        fr[self.slot] = data
-        if st.logging:
-            st.note(fr[PLAYER], "choose", f"{self.prompt}: {data}", data)
-        fr[PC] += 1
-        return True
 
 
 # ---------------------------------------------------------------- control
@@ -965,7 +937,7 @@ class ForEachPieceOp(Op):
         return True
 
 
-class ChooseOneOfOp(Op):
+class ChooseOneOfOp(ChoiceOp):
     """The player in scope picks one of the things (pieces, or kinds of card
     in a pile) that ``matching(st, fr)`` lists; it goes into ``slot`` — or
     none, without a decision, when nothing matches.  ``label(st, x)`` names
@@ -993,13 +965,8 @@ class ChooseOneOfOp(Op):
     def choices(self, st, fr):
         return self.matching(st, fr)
 
-    def resume(self, st, fr, data):
-        st.waiting = WAIT_NONE
-        fr[self.slot] = data
-        if st.logging:
-            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.label(st, data)}", data)
-        fr[PC] += 1
-        return True
+    def shown(self, st, value):
+        return self.label(st, value)
 
 
 class ForEachOp(Op):

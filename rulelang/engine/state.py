@@ -18,7 +18,7 @@ import attrs
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .compile import Program
-from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, _At, fault
+from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, _At, fault, rand_below
 
 #: ``State.current_player`` at a chance node.
 CHANCE = -1
@@ -250,7 +250,6 @@ class State:
         c.logging = self.logging
         c._moves = self._moves      # immutable once made: a clone shares it
         c.chance_record = None
-        c.steps = 0
         return c
 
     __copy__ = clone
@@ -644,17 +643,12 @@ class Game:
             st = self.new_game(players=players, seed=seed + i, options=options, limits=limits,
                                log=False)
             chooser = Policy(seed + i)
-            cseed, cr = chooser.seed, 0
             while st.over is None:
                 fr = st.stack[-1]
                 op = codes[fr[0]][fr[1]]
                 try:
                     values = op.choices(st, fr)
-                    cr += 1     # rand_below(chooser, len(values)), written out
-                    z = (cseed + cr * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                    pick = values[((z ^ (z >> 31)) * len(values)) >> 64]
+                    pick = values[rand_below(chooser, len(values))]
                     go = op.resume(st, fr, pick)
                 except RulesetError:
                     raise
