@@ -20,7 +20,7 @@ run: $(BIN)/rulelang
 	$(BIN)/rulelang simulate rulesets/endurance.rules --games 200
 
 test: $(BIN)/rulelang
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 bench: $(BIN)/rulelang
 	$(BIN)/python benchmarks/playouts.py

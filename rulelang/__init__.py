@@ -11,13 +11,13 @@ language, and run them with one generic interpreter.
 
 from .api import load, loads
 from .engine import CHANCE, Game, Limits, LogEntry, Move, Result, State
-from .errors import (Diagnostic, IllegalMoveError, RulesetCheckError, RulesetError,
-                     RulesetRuntimeError, RulesetSyntaxError)
+from .errors import (Diagnostic, Error, IllegalMoveError, RulesetCheckError, RulesetError,
+                     RulesetRuntimeError, RulesetSyntaxError, SaveError)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "CHANCE", "Diagnostic", "Game", "IllegalMoveError", "Limits", "LogEntry", "Move",
+    "CHANCE", "Diagnostic", "Error", "Game", "IllegalMoveError", "Limits", "LogEntry", "Move",
     "Result", "RulesetCheckError", "RulesetError", "RulesetRuntimeError",
-    "RulesetSyntaxError", "State", "load", "loads",
+    "RulesetSyntaxError", "SaveError", "State", "load", "loads",
 ]

@@ -1,8 +1,17 @@
 """The exceptions of rulelang and the one way diagnostics are printed.
 
-``RulesetError`` is the root of everything wrong with a ruleset (syntax,
-check and runtime errors).  ``IllegalMoveError`` is separate: the ruleset is
-fine, the caller asked for a move that is not legal.
+``Error`` is the root of every error rulelang raises on purpose, so an
+embedding program can catch them all with one ``except``:
+
+    Error
+    ├── RulesetError          something is wrong with a ruleset (file, line, column)
+    │   ├── RulesetSyntaxError     it does not parse (or a data document is malformed)
+    │   ├── RulesetCheckError      it parses, but the checker found problems
+    │   └── RulesetRuntimeError    a rule failed or went past a limit while playing
+    ├── IllegalMoveError      the move is not legal now; the state has not changed
+    └── SaveError             a saved state or replay is refused (``path``: where in it)
+
+``IllegalMoveError`` and ``SaveError`` are ``ValueError`` too.
 """
 
 from __future__ import annotations
@@ -38,7 +47,11 @@ def source_line(source: str, line: int) -> str:
     return ""
 
 
-class RulesetError(Exception):
+class Error(Exception):
+    """The root of every error rulelang raises on purpose."""
+
+
+class RulesetError(Error):
     """Something is wrong with a ruleset.  ``diagnostics`` lists every
     problem found; ``filename``, ``line``, ``column`` and ``message`` are
     those of the first."""
@@ -76,9 +89,21 @@ class RulesetRuntimeError(RulesetError):
     """A rule failed while the game ran (e.g. it looped without end)."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(Error, ValueError):
     """The move is not legal now; the state has not changed."""
 
     def __init__(self, message: str, move: Optional[object] = None):
         super().__init__(message)
         self.move = move
+
+
+class SaveError(Error, ValueError):
+    """A saved state (``Game.restore``) or a replay (``Game.replay``) is
+    refused.  ``path`` says where in the document the fault is, as a JSON
+    path (``$.piles[3][7]``; ``$`` for the whole document), ``reason`` what
+    is wrong; the message is ``path: reason``."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason

@@ -29,27 +29,38 @@ FORMAT = "rulelang-state/1"
 class Move:
     """One legal decision (or chance outcome).  ``label`` is unique among
     the moves legal at that point; ``probability`` is set at chance nodes.
-    Two moves are equal when label, player and probability are.  (A plain
+    Two moves are equal when label, player and probability are.  A move is
+    immutable: the engine keeps and shares the moves it hands out (a plain
     slotted class: a move list is made at every decision, so it is kept
-    cheap.)"""
+    cheap)."""
 
     __slots__ = ("label", "player", "probability", "value", "_at")
 
     def __init__(self, label: str, player: Optional[int], probability: Optional[Fraction] = None,
                  value: Any = None):
-        self.label = label
-        self.player = player
-        self.probability = probability
-        self.value = value
-        self._at = -1       # its place in the list of legal moves it was made for
+        _set = object.__setattr__
+        _set(self, "label", label)
+        _set(self, "player", player)
+        _set(self, "probability", probability)
+        _set(self, "value", value)
+        _set(self, "_at", -1)   # its place in the list of legal moves it was made for
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Move cannot be changed (its {name!r} is fixed)")
+
+    __delattr__ = __setattr__
+
+    def __reduce__(self):
+        return (Move, (self.label, self.player, self.probability, self.value))
 
     @staticmethod
     def _list(found, player):
         """Moves for an op's list of (label, probability, value), each
         knowing its place (so ``apply`` finds it at once)."""
         out = [Move(label, player, prob, value) for label, prob, value in found]
+        _set = object.__setattr__
         for i, m in enumerate(out):
-            m._at = i
+            _set(m, "_at", i)
         return out
 
     def __eq__(self, other):
@@ -174,7 +185,9 @@ class State:
 
     def apply(self, move) -> "State":
         """Make a move (a ``Move`` or its label).  An illegal move raises
-        ``IllegalMoveError`` and changes nothing.  Returns the state."""
+        ``IllegalMoveError`` and changes nothing; so does any other failure
+        (a ``RulesetRuntimeError`` from a rule): the state is then exactly
+        as it was before the call.  Returns the state."""
         if self.over is not None:
             raise IllegalMoveError(f"the game is over ({self.over}); no move is legal", move)
         moves, by_label, op = self._moves or self._legal()
@@ -184,27 +197,51 @@ class State:
             if 0 <= i < len(moves) and moves[i] is move:
                 found = move
         if found is None:
-            label = move.label if isinstance(move, Move) else move
-            if not isinstance(label, str):
-                raise IllegalMoveError(f"a move is a Move or its label (a string), not {label!r}",
-                                       move)
-            if by_label is None:
-                by_label = {m.label: m for m in moves}
-                self._moves = (moves, by_label, op)
-            found = by_label.get(label)
-            if found is None:
-                shown = ", ".join(repr(m.label) for m in moves[:12]) + (", …" if len(moves) > 12 else "")
-                raise IllegalMoveError(f"{label!r} is not a legal move now; legal moves: {shown}", move)
+            found = self._find(move, moves, by_label, op)
+        before = self.clone()
+        record = self.chance_record
+        recorded = 0 if record is None else len(record)
         self._moves = None
         try:
             go = op.resume(self, self.stack[-1], found.value)
-        except RulesetError:
-            raise
-        except Exception as e:  # a fault inside a rule, reported with its place
+            if go:
+                self._run()
+        except BaseException as e:
+            self._become(before)
+            if record is not None:
+                del record[recorded:]
+            if isinstance(e, RulesetError) or not isinstance(e, Exception):
+                raise
             raise _fault(self, op, e) from e
-        if go:
-            self._run()
         return self
+
+    def _find(self, move, moves, by_label, op):
+        """The legal move that ``move`` (a label, or a ``Move`` made
+        elsewhere) names; compared by value, so a move whose fields do not
+        match a legal one is refused."""
+        label = move.label if isinstance(move, Move) else move
+        if not isinstance(label, str):
+            raise IllegalMoveError(f"a move is a Move or its label (a string), not {label!r}",
+                                   move)
+        if by_label is None:
+            by_label = {m.label: m for m in moves}
+            self._moves = (moves, by_label, op)
+        found = by_label.get(label)
+        if found is None:
+            shown = ", ".join(repr(m.label) for m in moves[:12]) + (", …" if len(moves) > 12 else "")
+            raise IllegalMoveError(f"{label!r} is not a legal move now; legal moves: {shown}", move)
+        if isinstance(move, Move) and (move.player, move.probability, move.value) != \
+                (found.player, found.probability, found.value):
+            raise IllegalMoveError(f"{label!r} does not match the legal move of that label "
+                                   f"(its player, probability or value differ)", move)
+        return found
+
+    def _become(self, other: "State") -> None:
+        """Take every value of ``other`` (a clone of this state made before
+        a failed ``apply``), so this state is again exactly as it was."""
+        for name in State.__slots__:
+            if name != "chance_record":
+                setattr(self, name, getattr(other, name))
 
     def result(self) -> Result:
         prog = self.prog
@@ -250,6 +287,7 @@ class State:
         c.logging = self.logging
         c._moves = self._moves      # immutable once made: a clone shares it
         c.chance_record = None
+        c.steps = 0
         return c
 
     __copy__ = clone
