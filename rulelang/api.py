@@ -1,18 +1,17 @@
 """The facade: ``load`` and ``loads`` run every stage (parse, check,
 compile) and return a ``Game``.  Each stage is still reachable alone:
 ``rulelang.syntax.parse``, ``rulelang.check.check``,
-``rulelang.engine.compile_ruleset``.
+``rulelang.engine.compile_ruleset``.  Whatever the source of a ruleset,
+it reaches the compiler through the trust boundary (``rulelang.trust``).
 """
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Optional, Union
 
 from . import cache as _cache
-from . import ir, serialize
-from .check import check
+from . import documents, ir, trust
 from .engine import Game, compile_ruleset
 from .errors import RulesetCheckError, RulesetSyntaxError
 from .limits import DEFAULT, Limits
@@ -22,24 +21,23 @@ from .syntax import parse
 def parse_and_check(text: str, filename: str = "<string>",
                     limits: Optional[Limits] = None) -> ir.Ruleset:
     """Parse and check rule file text; raise ``RulesetError`` on any problem."""
-    rs = parse(text, filename, limits)
-    return checked(rs, limits)
+    return trust.checked(parse(text, filename, limits), limits)
 
 
 def checked(rs: ir.Ruleset, limits: Optional[Limits] = None) -> ir.Ruleset:
-    errors = check(rs, limits)
-    if errors:
-        raise RulesetCheckError(errors)
-    return rs
+    """The ruleset ``rs`` admitted (``rulelang.trust.admit``): checked, and
+    unless our parser made it, held to the IR's exact shape first."""
+    return trust.admit(rs, limits)
 
 
 def game_of(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Game:
-    """A ``Game`` from a checked ruleset."""
+    """A ``Game`` from a ruleset (admitted first if it is not yet)."""
     try:
         return Game(compile_ruleset(rs, limits), limits)
     except RecursionError:
-        raise RulesetCheckError.at(rs.filename, 1, 1, "the ruleset is nested too deeply to "
-                                   "compile (lower Limits.max_nesting)") from None
+        raise RulesetCheckError.at(getattr(rs, "filename", "<ruleset>"), 1, 1,
+                                   "the ruleset is nested too deeply to compile (lower "
+                                   "Limits.max_nesting)") from None
 
 
 def loads(text: str, filename: str = "<string>", limits: Optional[Limits] = None) -> Game:
@@ -61,31 +59,14 @@ def _text(path: str, limits: Optional[Limits]) -> str:
 
 
 def read(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> ir.Ruleset:
-    """The IR of a ruleset file (``.rules``, ``.json``, ``.yaml``/``.yml``),
-    not yet checked; raises ``RulesetError`` when it cannot be read as one."""
+    """The IR of a ruleset file: a ``.rules`` file parsed (not yet checked),
+    or a compiled ``.json``/``.yaml``/``.yml`` document admitted (its shape
+    and the checker); raises ``RulesetError`` when it cannot be read as one."""
     path = os.fspath(path)
     text = _text(path, limits)
-    try:
-        if path.endswith(".json"):
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as e:
-                raise RulesetSyntaxError.at(path, e.lineno, e.colno, f"not valid JSON: {e.msg}",
-                                            text) from None
-            return serialize.from_data(data, path)
-        if path.endswith((".yaml", ".yml")):
-            import yaml
-            try:
-                data = yaml.safe_load(text)
-            except yaml.YAMLError as e:
-                mark = getattr(e, "problem_mark", None)
-                line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-                raise RulesetSyntaxError.at(path, line, col,
-                                            f"not valid YAML: {getattr(e, 'problem', e)}",
-                                            text) from None
-            return serialize.from_data(data, path)
-    except RecursionError:
-        raise RulesetSyntaxError.at(path, 1, 1, "the document is nested too deeply") from None
+    form = documents.form_of(path)
+    if form is not None:
+        return trust.read_document(text, path, limits, form)
     return parse(text, path, limits)
 
 
@@ -100,7 +81,7 @@ def load(path: Union[str, os.PathLike], limits: Optional[Limits] = None,
     and without it uses no cache."""
     path = os.fspath(path)
     folder = _cache.directory(cache)
-    if folder is None or path.endswith((".json", ".yaml", ".yml")):
+    if folder is None or documents.form_of(path) is not None:
         return game_of(checked(read(path, limits), limits), limits)
     text = _text(path, limits)
     rs = _cache.get(folder, text, path, limits)

@@ -8,8 +8,13 @@ An entry is the ruleset's IR as JSON (``rulelang.serialize``: plain data,
 never code), named by a hash of the rule file's text, the limits it was
 checked under, the rulelang version and the source of the stages that
 make the IR (so a changed parser or checker never reads an old entry).
-The directory is safe to delete at any time; an entry that cannot be read
-is ignored and made again.
+
+Nothing in an entry is trusted: anyone who can write to the directory can
+plant a file under any name.  An entry is read as a data document
+(``rulelang.documents``) and admitted as any other is (``rulelang.trust``:
+the IR's exact shape, then the checker), within the same limits; an entry
+that fails is a miss, made again from the rule file.  The directory is
+safe to delete at any time.
 """
 
 from __future__ import annotations
@@ -21,10 +26,9 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
-import attrs
-
-from . import ir, serialize
-from .limits import Limits
+from . import documents, ir, serialize, trust
+from .errors import RulesetError
+from .limits import DEFAULT, Limits
 
 #: The default directory: ``$XDG_CACHE_HOME/rulelang`` or ``~/.cache/rulelang``.
 def default_dir() -> Path:
@@ -54,7 +58,7 @@ def _stages() -> str:
     from . import __version__
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(f"{__version__} {serialize.FORMAT}".encode())
-    for rel in ("ir.py", "check.py", "serialize.py", "limits.py", "syntax/parse.py",
+    for rel in ("ir.py", "check.py", "serialize.py", "shape.py", "limits.py", "syntax/parse.py",
                 "syntax/rulelang.lark"):
         try:
             h.update((here / rel).read_bytes())
@@ -72,15 +76,23 @@ def key(text: str, limits: Optional[Limits]) -> str:
 
 
 def get(folder: Path, text: str, filename: str, limits: Optional[Limits]) -> Optional[ir.Ruleset]:
-    """The checked ruleset for this text, if the cache has it."""
+    """The checked ruleset for this text, if the cache has a sound entry
+    for it (read and admitted as untrusted data), else None."""
     path = folder / f"{key(text, limits)}.json"
+    most = (limits or DEFAULT).max_source_bytes * 20
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        rs = serialize.from_data(data, filename)
-    except Exception:       # missing, half-written or from elsewhere: make it again
-        return None
-    return attrs.evolve(rs, filename=filename, source=text)
+            entry = f.read(most + 1)
+        if len(entry) > most:
+            return None
+        data = documents.read(entry, str(path), limits, "json")
+        if not isinstance(data, dict):
+            return None
+        data.pop("origin", None)
+        data["origin"] = filename
+        return trust.admit_data(data, filename, limits, source=text)
+    except (OSError, UnicodeDecodeError, RulesetError):
+        return None     # missing, half-written, planted or from elsewhere: made again
 
 
 def put(folder: Path, text: str, limits: Optional[Limits], rs: ir.Ruleset) -> None:

@@ -30,6 +30,24 @@ def _pos():
                        metadata={"description": "[line, column] in the rule file, or null"})
 
 
+#: The grammar's identifier (rulelang.lark's NAME): what names a stat, rule,
+#: pile, local… in the IR, however the IR was made.
+NAME_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*"
+#: The grammar's quoted text (STRING, without its quotes): a title, label,
+#: prompt, card name or log line holds no double quote and no line break.
+TEXT_PATTERN = r'[^"\n]*'
+
+
+def _name(description=None, default=attrs.NOTHING):
+    """A name field (``NAME_PATTERN``; in a tuple, each item)."""
+    return _f(description, default, string="name")
+
+
+def _text(description=None, default=attrs.NOTHING):
+    """A text field (``TEXT_PATTERN``, at most ``Limits.max_text`` long)."""
+    return _f(description, default, string="text")
+
+
 def _f(description=None, default=attrs.NOTHING, **schema):
     """A field with JSON Schema facts (``enum``, ``minimum``…) for
     schema.py, so the published schema is generated from these classes."""
@@ -64,7 +82,7 @@ class Name:
     """A bare name: a local, a stat of the player in scope, a global, a
     constant or an enum value.  The checker decides which."""
 
-    name: str
+    name: str = _name()
     pos: Optional[Pos] = _pos()
 
 
@@ -72,8 +90,8 @@ class Name:
 class Attr:
     """``rival.position``: a stat of the player held in a local."""
 
-    obj: str
-    name: str
+    obj: str = _name()
+    name: str = _name()
     pos: Optional[Pos] = _pos()
 
 
@@ -166,8 +184,8 @@ class PileRef:
     """A pile, and for a per-player pile the player who owns it (a local);
     without an owner it is the pile of the player in scope."""
 
-    name: str
-    owner: Optional[str] = None
+    name: str = _name()
+    owner: Optional[str] = _name(default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -175,7 +193,7 @@ class PileRef:
 class CountCards:
     """``count of Trek in hand``."""
 
-    card: str
+    card: str = _text()
     pile: PileRef
     pos: Optional[Pos] = _pos()
 
@@ -190,7 +208,7 @@ class PileSize:
 class SumCards:
     """``sum of move in hand``: a card property added over a pile."""
 
-    prop: str
+    prop: str = _name()
     pile: PileRef
     pos: Optional[Pos] = _pos()
 
@@ -233,7 +251,7 @@ class PoolCount:
     """``count of throw >= 4``: how many dice of a pool (a local) compare
     so with a value."""
 
-    pool: str
+    pool: str = _name()
     op: str = _f("how each die compares", enum=["==", "!=", "<", "<=", ">", ">="])
     value: "Expr" = _f("the value compared with")
     pos: Optional[Pos] = _pos()
@@ -254,7 +272,7 @@ class PieceQuery:
 
     quantifier: str = _f("count them, or ask whether none or any match",
                          enum=["count", "none", "any"])
-    pieces: str = _f("the piece set")
+    pieces: str = _name("the piece set")
     cond: Optional["Expr"] = None
     pos: Optional[Pos] = _pos()
 
@@ -265,7 +283,7 @@ class PieceExtreme:
 
     which: str = _f("highest or lowest", enum=["highest", "lowest"])
     value: "Expr" = _f("the value compared, with each piece in scope")
-    pieces: str = _f("the piece set")
+    pieces: str = _name("the piece set")
     cond: Optional["Expr"] = None
     pos: Optional[Pos] = _pos()
 
@@ -290,7 +308,7 @@ class Assign:
 
 @attrs.frozen
 class Let:
-    name: str
+    name: str = _name()
     value: Expr
     pos: Optional[Pos] = _pos()
 
@@ -330,7 +348,7 @@ class ForEachPlayer:
     loop's player becomes the player in scope; with ``var`` it is bound to
     that name and the player in scope stays."""
 
-    var: Optional[str]
+    var: Optional[str] = _name()
     other: bool
     cond: Optional[Expr]
     body: Tuple["Stmt", ...]
@@ -342,8 +360,8 @@ class ForEachPiece:
     """Runs ``body`` once for each piece of a set (in the order declared)
     that meets ``cond``, the piece bound to ``var``."""
 
-    pieces: str
-    var: str
+    pieces: str = _name()
+    var: str = _name()
     cond: Optional[Expr]
     body: Tuple["Stmt", ...]
     pos: Optional[Pos] = _pos()
@@ -354,10 +372,10 @@ class ChoosePiece:
     """The player in scope picks one piece of a set that meets ``cond``;
     it is bound to ``var``.  With no piece to pick, ``var`` is none."""
 
-    pieces: str
-    var: str
+    pieces: str = _name()
+    var: str = _name()
     cond: Optional[Expr] = None
-    prompt: Optional[str] = None
+    prompt: Optional[str] = _text(default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -368,9 +386,9 @@ class ChooseCard:
     none, without a decision, when no card meets it."""
 
     pile: PileRef
-    var: str
+    var: str = _name()
     cond: Optional[Expr] = None
-    prompt: Optional[str] = None
+    prompt: Optional[str] = _text(default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -380,7 +398,7 @@ class ForEachCard:
     starts and meets ``cond``, the card bound to ``var``."""
 
     pile: PileRef
-    var: str
+    var: str = _name()
     cond: Optional[Expr]
     body: Tuple["Stmt", ...]
     pos: Optional[Pos] = _pos()
@@ -391,7 +409,7 @@ class MoveCard:
     """``move card "The Ship Sinks" from events to main``: one copy of a
     named card (it must be there)."""
 
-    card: str
+    card: str = _text()
     source: PileRef
     dest: PileRef
     pos: Optional[Pos] = _pos()
@@ -406,13 +424,13 @@ class Spend:
     count: "Expr"
     op: str = _f("how each die compares", enum=["==", "!=", "<", "<=", ">", ">="])
     value: "Expr" = _f("the value compared with")
-    pool: str = _f("the local holding the pool")
+    pool: str = _name("the local holding the pool")
     pos: Optional[Pos] = _pos()
 
 
 @attrs.frozen
 class RollOn:
-    table: str
+    table: str = _name()
     pos: Optional[Pos] = _pos()
 
 
@@ -443,7 +461,7 @@ class MoveAll:
 class MoveCards:
     """Moves the cards held in a local (from a ``choose``)."""
 
-    cards: str
+    cards: str = _name()
     source: PileRef
     dest: PileRef
     pos: Optional[Pos] = _pos()
@@ -456,8 +474,8 @@ class ChooseCards:
     low: Expr
     high: Expr
     pile: PileRef
-    var: str
-    prompt: Optional[str] = None
+    var: str = _name()
+    prompt: Optional[str] = _text(default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -467,7 +485,7 @@ class Choice:
     ``cond`` (``"Fetch" if any of supplies where …:``) it is offered only
     while the condition holds."""
 
-    label: str
+    label: str = _text()
     body: Tuple["Stmt", ...]
     cond: Optional["Expr"] = None
     pos: Optional[Pos] = _pos()
@@ -475,7 +493,7 @@ class Choice:
 
 @attrs.frozen
 class ChooseOne:
-    prompt: Optional[str]
+    prompt: Optional[str] = _text()
     choices: Tuple[Choice, ...]
     pos: Optional[Pos] = _pos()
 
@@ -485,7 +503,7 @@ class ChooseOption:
     """Applies a setup option: taken from ``new_game(options=...)`` when
     given there, otherwise asked of the player in scope."""
 
-    option: str
+    option: str = _name()
     pos: Optional[Pos] = _pos()
 
 
@@ -494,7 +512,7 @@ class ChooseRow:
     """The player in scope picks one of rows ``low``..``high`` of a table
     and it is applied as if rolled."""
 
-    table: str
+    table: str = _name()
     low: int
     high: int
     pos: Optional[Pos] = _pos()
@@ -504,7 +522,7 @@ class ChooseRow:
 class May:
     """``may "prompt" { … } else { … }``: a yes/no decision."""
 
-    prompt: str
+    prompt: str = _text()
     body: Tuple["Stmt", ...]
     orelse: Tuple["Stmt", ...] = ()
     pos: Optional[Pos] = _pos()
@@ -515,8 +533,8 @@ class PickPiece:
     """``pick one workers at random as w where …``: a chance draw of one of
     the pieces meeting ``cond`` (none, without a draw, when nothing does)."""
 
-    pieces: str
-    var: str
+    pieces: str = _name()
+    var: str = _name()
     cond: Optional["Expr"] = None
     pos: Optional[Pos] = _pos()
 
@@ -528,14 +546,14 @@ class ChooseNumber:
 
     low: "Expr"
     high: "Expr"
-    var: str
-    prompt: Optional[str] = None
+    var: str = _name()
+    prompt: Optional[str] = _text(default=None)
     pos: Optional[Pos] = _pos()
 
 
 @attrs.frozen
 class Skip:
-    phase: str
+    phase: str = _name()
     pos: Optional[Pos] = _pos()
 
 
@@ -546,7 +564,7 @@ class EndTurn:
 
 @attrs.frozen
 class EndGame:
-    ending: str
+    ending: str = _text()
     pos: Optional[Pos] = _pos()
 
 
@@ -555,7 +573,7 @@ class Log:
     """``log "…"``: a line for the game log; ``{name}`` or ``{w.field}`` in
     the text is replaced by that value (see ``log_parts``)."""
 
-    text: str
+    text: str = _text()
     pos: Optional[Pos] = _pos()
 
 
@@ -583,7 +601,7 @@ def log_parts(text: str, pos=None) -> list:
 class Call:
     """Run a rule; ``args`` give its parameters their values."""
 
-    rule: str
+    rule: str = _name()
     args: Tuple["Expr", ...] = ()
     pos: Optional[Pos] = _pos()
 
@@ -604,20 +622,20 @@ class Stat:
     or ``turn`` (one per player, reset from ``initial`` at each turn's
     start).  ``values`` lists the allowed words of an enum stat."""
 
-    name: str
+    name: str = _name()
     scope: str = _f("one per player, one in all, one per player reset each turn, "
                     "or one per piece of a set", enum=["player", "global", "turn", "piece"])
     initial: Expr
     min: Optional[Expr] = None   # a number or a constant's name
     max: Optional[Expr] = None
-    values: Optional[Tuple[str, ...]] = None
+    values: Optional[Tuple[str, ...]] = _name(default=None)
     spaces: Optional[Tuple["Space", ...]] = None
     pos: Optional[Pos] = _pos()
 
 
 @attrs.frozen
 class Const:
-    name: str
+    name: str = _name()
     value: Expr
     pos: Optional[Pos] = _pos()
 
@@ -626,14 +644,14 @@ class Const:
 class Prop:
     """A card's property: a number, yes/no, none or a word."""
 
-    name: str
+    name: str = _name()
     value: Expr
     pos: Optional[Pos] = _pos()
 
 
 @attrs.frozen
 class Card:
-    name: str
+    name: str = _text()
     count: int = _f("copies of this card in the deck", minimum=1)
     props: Tuple[Prop, ...] = ()
     pos: Optional[Pos] = _pos()
@@ -644,15 +662,15 @@ class Deck:
     """A shuffled deck: the cards it starts with, and the pile shuffled back
     into it when a draw finds it empty."""
 
-    name: str
+    name: str = _name()
     cards: Tuple[Card, ...] = _f("the cards it starts with", minItems=1)
-    refill_from: Optional[str] = None
+    refill_from: Optional[str] = _name(default=None)
     pos: Optional[Pos] = _pos()
 
 
 @attrs.frozen
 class Pile:
-    name: str
+    name: str = _name()
     per_player: bool = False
     hidden: bool = False
     pos: Optional[Pos] = _pos()
@@ -663,7 +681,7 @@ class PieceProp:
     """A fixed attribute of a piece, or the starting value of one of its
     state values: a number, yes/no, none or a word."""
 
-    name: str
+    name: str = _name()
     value: Expr
     pos: Optional[Pos] = _pos()
 
@@ -674,14 +692,14 @@ class Space:
     its name, one of the track stat's words, and the data printed on it,
     read as ``depth.air`` while the track's marker is on it."""
 
-    name: str
+    name: str = _name()
     props: Tuple[PieceProp, ...] = ()
     pos: Optional[Pos] = _pos()
 
 
 @attrs.frozen
 class Piece:
-    name: str
+    name: str = _text()
     props: Tuple[PieceProp, ...] = ()
     pos: Optional[Pos] = _pos()
 
@@ -691,7 +709,7 @@ class PieceSet:
     """A set of pieces (``pieces workers { ... }``): each has the attributes
     on its line, and its own copy of the ``state`` values."""
 
-    name: str
+    name: str = _name()
     state: Tuple["Stat", ...] = ()
     pieces: Tuple[Piece, ...] = _f("the pieces, in order", default=(), minItems=1)
     pos: Optional[Pos] = _pos()
@@ -701,14 +719,14 @@ class PieceSet:
 class Row:
     low: int = _f("lowest roll of this row", minimum=1)
     high: int = _f("highest roll of this row", minimum=1)
-    label: Optional[str]
+    label: Optional[str] = _text()
     body: Tuple[Stmt, ...]
     pos: Optional[Pos] = _pos()
 
 
 @attrs.frozen
 class Table:
-    name: str
+    name: str = _name()
     sides: int = _f("sides of the die rolled on it", minimum=2)
     rows: Tuple[Row, ...]
     pos: Optional[Pos] = _pos()
@@ -718,7 +736,7 @@ class Table:
 class TestDef:
     """How ``test X`` is made: ``roll d<sides> <op> X``."""
 
-    param: str
+    param: str = _name()
     sides: int = _f("sides of the test die", minimum=2)
     op: str = _f("how the roll compares with the value tested", enum=["==", "!=", "<", "<=", ">", ">="])
     pos: Optional[Pos] = _pos()
@@ -729,14 +747,14 @@ class Param:
     """A rule's parameter: ``type`` is ``number`` (the default), ``player``
     or the name of a piece set."""
 
-    name: str
-    type: str = "number"
+    name: str = _name()
+    type: str = _name(default="number")
     pos: Optional[Pos] = _pos()
 
 
 @attrs.frozen
 class Rule:
-    name: str
+    name: str = _name()
     body: Tuple[Stmt, ...]
     params: Tuple[Param, ...] = ()
     pos: Optional[Pos] = _pos()
@@ -744,15 +762,15 @@ class Rule:
 
 @attrs.frozen
 class Option:
-    name: str
-    prompt: Optional[str]
+    name: str = _name()
+    prompt: Optional[str] = _text()
     choices: Tuple[Choice, ...]
     pos: Optional[Pos] = _pos()
 
 
 @attrs.frozen
 class Phase:
-    name: str
+    name: str = _name()
     body: Tuple[Stmt, ...]
     pos: Optional[Pos] = _pos()
 
@@ -785,8 +803,8 @@ class DrawTrigger:
     player in scope of the draw, each time a card meeting ``cond`` is drawn
     from the deck; the draw then goes on."""
 
-    deck: str
-    var: str
+    deck: str = _name()
+    var: str = _name()
     cond: Optional[Expr]
     body: Tuple[Stmt, ...]
     pos: Optional[Pos] = _pos()
@@ -804,7 +822,7 @@ class Reroll:
 
 @attrs.frozen
 class Ending:
-    name: str
+    name: str = _text()
     cond: Expr
     pos: Optional[Pos] = _pos()
 
@@ -818,7 +836,7 @@ class ScoreItem:
 
 @attrs.frozen
 class Ruleset:
-    title: str = _f("the game's name")
+    title: str = _text("the game's name")
     min_players: int = _f("fewest players", minimum=1)
     max_players: int = _f("most players", minimum=1)
     stats: Tuple[Stat, ...] = ()

@@ -1,6 +1,8 @@
 """The published JSON Schema of a serialized ruleset, generated from the IR
-classes (so the two cannot drift), and validation of documents against it
-with paths and line numbers that point into the document.
+classes and their field metadata (so the two cannot drift), and validation
+of documents against it with paths and line numbers that point into the
+document.  ``shape`` checks the same facts fast, from the same metadata,
+on every document the engine loads; the tests hold the two to agree.
 
     python -m rulelang.schema > schema/ruleset.schema.json
 """
@@ -18,6 +20,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import attrs
 
 from . import ir
+from .limits import DEFAULT
 from .serialize import FORMAT, _NODE_CLASSES
 
 SCHEMA_ID = "https://rulelang.dev/schema/ruleset.schema.json"
@@ -33,11 +36,28 @@ def _describe(cls) -> str:
     return " ".join(doc.split()) or f"A {cls.__name__} node."
 
 
-def _type_schema(t) -> Dict[str, Any]:
+#: The published bounds of every whole number (``Limits.max_number``'s default).
+_MAX_NUMBER = DEFAULT.max_number
+
+
+def _type_schema(t, meta=None) -> Dict[str, Any]:
+    """The schema of a field of type ``t``; ``meta`` (the field's metadata)
+    bounds its scalar values (each item of a tuple)."""
+    meta = meta or {}
     if t is int:
-        return {"type": "integer"}
+        low = meta.get("minimum", -_MAX_NUMBER)
+        return {"type": "integer", "minimum": low, "maximum": _MAX_NUMBER}
     if t is str:
-        return {"type": "string"}
+        out: Dict[str, Any] = {"type": "string"}
+        if "enum" in meta:
+            out["enum"] = list(meta["enum"])
+        elif meta.get("string") == "name":
+            out["pattern"] = f"^{ir.NAME_PATTERN}$"
+            out["maxLength"] = DEFAULT.max_text
+        elif meta.get("string") == "text":
+            out["pattern"] = f"^{ir.TEXT_PATTERN}$"
+            out["maxLength"] = DEFAULT.max_text
+        return out
     if t is bool:
         return {"type": "boolean"}
     if t is ir.Pos:
@@ -49,12 +69,16 @@ def _type_schema(t) -> Dict[str, Any]:
     origin, args = typing.get_origin(t), typing.get_args(t)
     if origin is Union:
         rest = [a for a in args if a is not type(None)]
-        options = [_type_schema(a) for a in rest] if not _same_union(rest) else [_type_schema(_same_union(rest))]
+        same = _same_union(rest)
+        options = [_type_schema(same)] if same else [_type_schema(a, meta) for a in rest]
         if type(None) in args:
             options.append({"type": "null"})
         return options[0] if len(options) == 1 else {"anyOf": options}
     if origin in (tuple, Tuple):
-        return {"type": "array", "items": _type_schema(args[0])}
+        out = {"type": "array", "items": _type_schema(args[0], meta)}
+        if "minItems" in meta:
+            out["minItems"] = meta["minItems"]
+        return out
     raise TypeError(f"no schema for {t!r}")
 
 
@@ -73,15 +97,11 @@ def _node_schema(cls) -> Dict[str, Any]:
     for f in attrs.fields(cls):
         if cls is ir.Ruleset and f.name in ("filename", "source"):
             continue
-        schema = dict(_type_schema(hints[f.name]))
-        meta = dict(f.metadata)
-        if "description" in meta:
-            schema["description"] = meta.pop("description")
-        if meta:
-            if "$ref" in schema or "anyOf" in schema:
-                schema = {"allOf": [schema], **meta} if "$ref" in schema else {**schema, **meta}
-            else:
-                schema.update(meta)
+        schema = dict(_type_schema(hints[f.name], f.metadata))
+        if "description" in f.metadata:
+            if "$ref" in schema:
+                schema = {"allOf": [schema]}
+            schema["description"] = f.metadata["description"]
         props[f.name] = schema
         if f.default is attrs.NOTHING:
             required.append(f.name)
@@ -107,8 +127,9 @@ def build_schema() -> Dict[str, Any]:
     """The JSON Schema (2020-12) of ``serialize.to_data`` output."""
     defs: Dict[str, Any] = {
         "Pos": {"description": "[line, column] in the rule file the node came from",
-                "anyOf": [{"type": "array", "prefixItems": [{"type": "integer", "minimum": 1},
-                                                            {"type": "integer", "minimum": 0}],
+                "anyOf": [{"type": "array",
+                           "prefixItems": [{"type": "integer", "minimum": 1, "maximum": _MAX_NUMBER},
+                                           {"type": "integer", "minimum": 0, "maximum": _MAX_NUMBER}],
                            "items": False, "minItems": 2},
                           {"type": "null"}]},
         "Expr": _union("An expression: a value computed while the game runs.", ir.Expr),
@@ -120,7 +141,7 @@ def build_schema() -> Dict[str, Any]:
         defs[name] = _node_schema(cls)
     root = _node_schema(ir.Ruleset)
     root["properties"] = {"format": {"const": FORMAT, "description": "the version of this format"},
-                          "origin": {"type": "string",
+                          "origin": {"type": "string", "maxLength": DEFAULT.max_text,
                                      "description": "the rule file this was compiled from (the "
                                                     "file that the positions refer to)"},
                           **root["properties"]}

@@ -5,28 +5,27 @@ Every node is written with a ``kind`` tag (its class name), so unions of
 node kinds (expressions, statements) structure back without guessing.
 Source positions are kept as ``[line, column]`` so errors found in a
 compiled ruleset still point into the original rule file.
+
+``from_data`` structures only data of the IR's exact shape (``shape``):
+anything else is refused with every problem and its place, before cattrs
+sees it (cattrs alone would turn "1", 1.5 or true into the integer 1).
 """
 
 from __future__ import annotations
 
 import typing
-from typing import Any, Dict, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
-import attrs
 import cattrs
 
-from . import ir
-from .errors import RulesetSyntaxError
+from . import ir, shape
+from .errors import Diagnostic, RulesetSyntaxError, source_line
+from .limits import Limits
 
 #: The serialized form's version; bump when the shape changes.
-FORMAT = "rulelang-ir/1"
+FORMAT = shape.FORMAT
 
-_NODE_CLASSES: Dict[str, type] = {
-    name: cls for name, cls in vars(ir).items()
-    if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == ir.__name__
-}
-for _cls in _NODE_CLASSES.values():
-    attrs.resolve_types(_cls, globalns=vars(ir))
+_NODE_CLASSES: Dict[str, type] = shape.NODE_CLASSES
 
 _UNIONS = [ir.Expr, ir.Stmt, Union[ir.Name, ir.Attr]]
 
@@ -109,23 +108,32 @@ def to_data(rs: ir.Ruleset) -> Dict[str, Any]:
     return out
 
 
-def from_data(data: Dict[str, Any], filename: str = "<data>") -> ir.Ruleset:
-    """A ruleset from plain data; raises ``RulesetSyntaxError`` when the
-    data is not a serialized ruleset of a known version."""
-    if not isinstance(data, dict):
-        raise RulesetSyntaxError.at(filename, 1, 1, "a serialized ruleset is a mapping")
-    version = data.get("format")
-    if version != FORMAT:
-        raise RulesetSyntaxError.at(
-            filename, 1, 1,
-            f"unknown ruleset format {version!r}; this rulelang reads {FORMAT!r}")
+#: ``locate(path) -> (line, column)`` of a place in the document.
+Locate = Callable[[Tuple], Tuple[int, int]]
+
+
+def from_data(data: Any, filename: str = "<data>", limits: Optional[Limits] = None,
+              locate: Optional[Locate] = None, source: str = "") -> ir.Ruleset:
+    """A ruleset from plain data; raises ``RulesetSyntaxError`` listing
+    every place where the data is not of the IR's shape (``shape``), each
+    at its line when ``locate`` can find it in ``source``."""
+    found = shape.problems(data, limits)
+    if found:
+        raise RulesetSyntaxError([_diagnostic(filename, path, message, locate, source)
+                                  for path, message in found])
     body = {k: v for k, v in data.items() if k not in ("format", "origin")}
     origin = data.get("origin")
     body["filename"] = origin if isinstance(origin, str) and origin else filename
     try:
         return CONVERTER.structure(body, ir.Ruleset)
-    except Exception as e:  # cattrs raises exception groups with details
+    except Exception as e:  # noqa: BLE001 - the shape is checked: this is a bug, said plainly
         raise RulesetSyntaxError.at(filename, 1, 1, f"not a valid ruleset: {_explain(e)}") from None
+
+
+def _diagnostic(filename, path, message, locate, source) -> Diagnostic:
+    line, column = locate(path) if locate is not None else (1, 1)
+    return Diagnostic(filename, line, column, f"{shape.json_path(path)}: {message}",
+                      source_line(source, line) if source else "")
 
 
 def dumps(rs: ir.Ruleset, fmt: str = "json") -> str:
@@ -142,6 +150,7 @@ def dumps(rs: ir.Ruleset, fmt: str = "json") -> str:
 
 
 def _explain(e: BaseException) -> str:
-    if isinstance(e, BaseExceptionGroup):
-        return "; ".join(_explain(x) for x in e.exceptions[:3])
+    inner = getattr(e, "exceptions", None)     # an exception group (cattrs; Python 3.11+)
+    if inner:
+        return "; ".join(_explain(x) for x in inner[:3])
     return str(e)

@@ -1,6 +1,7 @@
 """Validate a ruleset in any of its three forms (.rules, .json, .yaml):
-first the document against ``schema/ruleset.schema.json`` (with the path
-inside the document and its line), then the same static checker as for a
+first the document as a document (``documents``), then against the
+published ``schema/ruleset.schema.json`` (with the path inside the document
+and its line), then the IR's shape and the same static checker as for a
 rule file, with every node placed at its line in the document.
 
 Never raises for a bad document: every problem comes back as a
@@ -9,14 +10,15 @@ Never raises for a bad document: every problem comes back as a
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 import attrs
 import yaml
 
-from . import serialize
+from . import documents, serialize
 from .check import check
 from .errors import Diagnostic, RulesetError, source_line
+from .limits import Limits
 from .schema import validate_data
 from .syntax import parse
 
@@ -39,49 +41,6 @@ def validate_file(path: str) -> List[Diagnostic]:
         return e.diagnostics
 
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: much faster
-
-
-def _compose(text, filename):
-    """(plain data, node tree) of a JSON or YAML document, read once.  YAML
-    is a superset of JSON, so one reader gives line numbers for both."""
-    loader = _Loader(text)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise RulesetError.at(filename, line, col,
-                              f"not valid JSON/YAML: {e.problem or e}", text) from None
-    except yaml.YAMLError as e:
-        raise RulesetError.at(filename, 1, 1, f"not valid JSON/YAML: {e}", text) from None
-    finally:
-        loader.dispose()
-    return data, node
-
-
-def _locator(root):
-    def locate(parts):
-        node = root
-        for p in parts:
-            if isinstance(node, yaml.MappingNode):
-                for k, v in node.value:
-                    if k.value == p:
-                        node = v
-                        break
-                else:
-                    break
-            elif isinstance(node, yaml.SequenceNode) and isinstance(p, int) and p < len(node.value):
-                node = node.value[p]
-            else:
-                break
-        if node is None:
-            return 1, 1
-        return node.start_mark.line + 1, node.start_mark.column + 1
-    return locate
-
-
 def _place_nodes(data, node):
     """Give every node of the document its own line and column as ``pos``,
     so the checker's messages point into this document."""
@@ -99,14 +58,20 @@ def _place_nodes(data, node):
             stack.extend(zip(d, n.value))
 
 
-def validate_document(text: str, filename: str) -> List[Diagnostic]:
+def validate_document(text: str, filename: str, limits: Optional[Limits] = None) -> List[Diagnostic]:
+    """Every problem of a JSON or YAML ruleset document: first as a
+    document (``documents``: aliases, sizes, nesting), then against the
+    published schema, then the IR's shape and the checker, each at its
+    line in the document."""
+    form = documents.form_of(filename) or "yaml"    # YAML reads JSON too
     try:
-        data, node = _compose(text, filename)
+        data = documents.read(text, filename, limits, form)
     except RulesetError as e:
         return e.diagnostics
-    if node is None:
+    if data is None:
         return [Diagnostic(filename, 1, 1, "the document is empty")]
-    problems = validate_data(data, _locator(node))
+    locate = documents.locator(text)
+    problems = validate_data(data, locate)
     if problems:
         out = []
         for path, line, col, message in problems:
@@ -114,9 +79,23 @@ def validate_document(text: str, filename: str) -> List[Diagnostic]:
             out.append(Diagnostic(filename, line, col, f"{path}: {message}",
                                   source_line(text, line)))
         return out
-    _place_nodes(data, node)
+    node = _root(text)
+    if node is not None:
+        _place_nodes(data, node)
     try:
-        rs = serialize.from_data(data, filename)
+        rs = serialize.from_data(data, filename, limits, locate=locate, source=text)
     except RulesetError as e:
         return e.diagnostics
-    return check(attrs.evolve(rs, filename=filename, source=text))
+    return check(attrs.evolve(rs, filename=filename, source=text), limits)
+
+
+def _root(text):
+    """The node tree of a document (for its marks), or None."""
+    try:
+        loader = yaml.CSafeLoader(text) if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader(text)
+        try:
+            return loader.get_single_node()
+        finally:
+            loader.dispose()
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None

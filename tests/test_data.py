@@ -77,11 +77,21 @@ def test_positions_survive_and_refer_to_the_rule_file():
 
 # -------------------------------------------------------- property: round trip
 
-def _leaf(t):
+_FIRST = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
+
+
+def _leaf(t, meta):
+    """A strategy for a scalar field, within what its metadata allows (the
+    IR's shape: ``rulelang.shape``)."""
     if t is int:
-        return st.integers(-10**6, 10**6)
+        return st.integers(meta.get("minimum", -10**6), 10**6)
     if t is str:
-        return st.text(min_size=0, max_size=8)
+        if "enum" in meta:
+            return st.sampled_from(meta["enum"])
+        if meta.get("string") == "name":
+            return st.builds(lambda a, b: a + b, st.sampled_from(_FIRST),
+                             st.text(_FIRST + "0123456789", max_size=8))
+        return st.text(st.characters(blacklist_characters='"\n'), max_size=8)
     if t is bool:
         return st.booleans()
     return None
@@ -90,24 +100,28 @@ def _leaf(t):
 _cache: dict = {}
 
 
-def strategy(t):
-    """A Hypothesis strategy for any IR type, built from the attrs classes."""
-    leaf = _leaf(t)
+def strategy(t, meta=None):
+    """A Hypothesis strategy for any IR type of the IR's shape, built from
+    the attrs classes and their field metadata."""
+    meta = meta or {}
+    leaf = _leaf(t, meta)
     if leaf is not None:
         return leaf
     if t is ir.Pos:
         return st.builds(ir.Pos, st.integers(1, 10**4), st.integers(0, 500))
     origin, args = typing.get_origin(t), typing.get_args(t)
     if origin is typing.Union:
-        return st.one_of([st.deferred(lambda a=a: strategy(a)) for a in args])
+        return st.one_of([st.deferred(lambda a=a: strategy(a, meta)) for a in args])
     if origin is tuple:
-        return st.lists(st.deferred(lambda: strategy(args[0])), max_size=2).map(tuple)
+        return st.lists(st.deferred(lambda: strategy(args[0], meta)),
+                        min_size=meta.get("minItems", 0), max_size=2).map(tuple)
     if t is type(None):
         return st.none()
     if t not in _cache:
         hints = typing.get_type_hints(t, vars(ir))
-        fields = {f.name: st.deferred(lambda h=hints[f.name]: strategy(h))
-                  for f in attrs.fields(t) if f.name not in ("filename", "source")}
+        fields = {f.name: st.deferred(lambda h=hints[f.name], m=dict(f.metadata): strategy(h, m))
+                  for f in attrs.fields(t)
+                  if not (t is ir.Ruleset and f.name in ("filename", "source"))}
         _cache[t] = st.builds(t, **fields)
     return _cache[t]
 
@@ -279,10 +293,10 @@ def test_checker_error_gives_the_document_line():
 
 
 @pytest.mark.parametrize("text, words", [
-    ("{", "not valid JSON/YAML"),
+    ("{", "not valid YAML"),
     ("", "the document is empty"),
     ("[1, 2]", "is not of type 'object'"),
-    ("title: [unclosed", "not valid JSON/YAML"),
+    ("title: [unclosed", "not valid YAML"),
 ])
 def test_unreadable_documents(text, words):
     problems = validate_document(text, "doc.yaml")

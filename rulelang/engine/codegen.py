@@ -24,14 +24,52 @@ Every jump back (a loop's pass, the next turn) counts against
 is raised as ``PureFault(place, error)`` so the machine names its line.
 
 The source is made from the compiled program only (slot numbers, and
-constants passed in the list ``C``), never from the rule file's text.
+constants passed in the list ``C``), never from the rule file's text:
+what comes from the IR enters it only as a whole number (``number``) or
+an operator or function looked up in a fixed table (``operator``,
+``function``).  Anything else is refused, whatever the IR holds.
 """
 
 from __future__ import annotations
 
-from ..errors import RulesetError
+from ..errors import RulesetCheckError, RulesetError
 from . import ops as O
 from .ops import LOCALS, PC, PLAYER
+
+#: The Python of each operator of the IR (``ir.BinOp``, ``ir.Compare``,
+#: ``ir.TestDef``, and the first sign of ``+=`` / ``-=``).
+_OPERATORS = {op: op for op in ("+", "-", "*", "and", "or", "==", "!=", "<", "<=", ">", ">=")}
+#: The built-in functions a rule may call (``ir.CallFn``).
+_FUNCTIONS = {"min": "min", "max": "max", "abs": "abs"}
+
+
+def _refuse(what, value):
+    return RulesetCheckError.at("<generated code>", 1, 1,
+                                f"refused to write {what} {value!r} into generated code")
+
+
+def operator(op) -> str:
+    """The Python of an IR operator, from the fixed table (never the IR's text)."""
+    found = _OPERATORS.get(op) if type(op) is str else None
+    if found is None:
+        raise _refuse("the operator", op)
+    return found
+
+
+def function(name) -> str:
+    """The Python of a built-in function, from the fixed table."""
+    found = _FUNCTIONS.get(name) if type(name) is str else None
+    if found is None:
+        raise _refuse("the function", name)
+    return found
+
+
+def number(value) -> str:
+    """A whole number as Python source (an int, nothing else)."""
+    if type(value) is not int:
+        raise _refuse("the number", value)
+    return str(value)
+
 
 _BASE = 3   # indentation of a block inside the dispatch loop (before grouping)
 _GROUP = 6  # blocks per group (see Runner.source)
@@ -273,14 +311,15 @@ def _roll(r, k, op):
     r.emit(d, "else:")
     d += 1
     r.emit(d, r.at(op))
+    sides = number(op.sides)
     if op.count == 1:
         r.emit(d, "_s = st.seed", "_r = st.rng + 1", *_SPLITMIX,
-               f"_tot = (((_z ^ (_z >> 31)) * {op.sides}) >> 64) + 1")
+               f"_tot = (((_z ^ (_z >> 31)) * {sides}) >> 64) + 1")
     else:
-        r.emit(d, "_s = st.seed", "_r = st.rng", "_tot = 0", f"for _i in range({op.count}):",
+        r.emit(d, "_s = st.seed", "_r = st.rng", "_tot = 0", f"for _i in range({number(op.count)}):",
                "    _r += 1",
                *["    " + line for line in _SPLITMIX],
-               f"    _tot += (((_z ^ (_z >> 31)) * {op.sides}) >> 64) + 1")
+               f"    _tot += (((_z ^ (_z >> 31)) * {sides}) >> 64) + 1")
     r.emit(d, "st.rng = _r", f"fr[{op.slot}] = _tot",
            "if st.logging:",
            f"    st.note(fr[{PLAYER}], 'roll', {r.const(op.why + ': rolled ')} + str(_tot), _tot)")
@@ -385,7 +424,7 @@ def _cond(r, fn):
 
 def _each_piece(r, k, op):
     """One step of a 'for each' over pieces (``ops.ForEachPieceOp``)."""
-    r.emit(_BASE + 1, r.at(op), f"_i = fr[{op.work}] or 0", f"while _i < {op.n}:",
+    r.emit(_BASE + 1, r.at(op), f"_i = fr[{op.work}] or 0", f"while _i < {number(op.n)}:",
            f"    fr[{op.var}] = _i", "    _i += 1", f"    if {_cond(r, op.cond)}:",
            f"        fr[{op.work}] = _i", f"        pc = {k + 1}", "        break",
            "else:", f"    fr[{op.work}] = None", f"    pc = {op.end}")

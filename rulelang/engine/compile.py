@@ -13,7 +13,7 @@ import operator
 import re
 import types
 
-from .. import ir
+from .. import ir, trust
 from ..errors import RulesetCheckError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from . import codegen
@@ -25,8 +25,9 @@ class Program:
     """Everything the machine needs, built from one ruleset."""
 
     def __init__(self, rs: ir.Ruleset, limits=None):
-        self.rs = rs
+        # Nothing is compiled that has not passed the trust boundary.
         self.limits = limits or DEFAULT_LIMITS
+        rs = self.rs = trust.admit(rs, self.limits)
         self.filename = rs.filename
         self.source = rs.source
         # Stats.
@@ -820,7 +821,7 @@ class Ctx:
         margin = f"{roll} - {t}" if under else f"{t} - {roll}"
         self.line_op(s, f"{roll} = fr[{slot}]", f"{t} = {src.src(s.target)}",
                      "if st.logging:", f"    {src.const(judge)}(st, fr)", "else:",
-                     f"    st.test = ({roll} {test.op} {t}, {margin})")
+                     f"    st.test = ({roll} {codegen.operator(test.op)} {t}, {margin})")
 
     def pile(self, ref):
         """A function (st, fr) -> index of the pile in st.piles."""
@@ -1418,8 +1419,10 @@ def _rolls_in(e):
 
 
 def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
-    """The program of a checked ruleset.  ``limits.max_number`` bounds the
-    numbers its rules work out (fixed here, at load time)."""
+    """The program of a ruleset (admitted by ``rulelang.trust`` first if it
+    is not yet: checked, and held to the IR's shape unless our parser made
+    it).  ``limits.max_number`` bounds the numbers its rules work out (fixed
+    here, at load time)."""
     prog = Program(rs, limits)
     for late in prog.__dict__.pop("_late", []):
         late()
@@ -1546,36 +1549,38 @@ class Source:
     def s_BinOp(self, e):
         a, b = self.src(e.left), self.src(e.right)
         if e.op in ("and", "or"):
-            return f"(bool({a}) {e.op} bool({b}))"
+            return f"(bool({a}) {codegen.operator(e.op)} bool({b}))"
         if e.op in ("/", "%"):
             return f"{'_div' if e.op == '/' else '_mod'}({a}, {b})"
         big = self.ctx.prog.limits.max_number
         t = self.temp()
-        return f"({t} if type({t} := {a} {e.op} {b}) is int and -{big} <= {t} <= {big} else _big({t}, {big}))"
+        return f"({t} if type({t} := {a} {codegen.operator(e.op)} {b}) is int and -{big} <= {t} <= {big} " \
+               f"else _big({t}, {big}))"
 
     def s_Compare(self, e):
         a, b = self.src(e.left), self.src(e.right)
-        if e.op in ("==", "!="):
-            return f"({a} {e.op} {b})"
+        op = codegen.operator(e.op)
+        if op in ("==", "!="):
+            return f"({a} {op} {b})"
         # An order needs two values (none is below nothing): a side that is
         # never none needs no test.
         left, right = _never_none(e.left), _never_none(e.right)
         if left and right:
-            return f"({a} {e.op} {b})"
+            return f"({a} {op} {b})"
         if right:
             x = self.temp()
-            return f"(({x} := {a}) is not None and {x} {e.op} {b})"
+            return f"(({x} := {a}) is not None and {x} {op} {b})"
         if left:
             y = self.temp()
-            return f"(({y} := {b}) is not None and {a} {e.op} {y})"
+            return f"(({y} := {b}) is not None and {a} {op} {y})"
         x, y = self.temp(), self.temp()
-        return f"(({x} := {a}) is not None and ({y} := {b}) is not None and {x} {e.op} {y})"
+        return f"(({x} := {a}) is not None and ({y} := {b}) is not None and {x} {op} {y})"
 
     def cond(self, e):
         """Source of ``e`` where only its truth matters (an ``if`` or a
         ``while``): 'and' / 'or' need not make a yes/no of their parts."""
         if isinstance(e, ir.BinOp) and e.op in ("and", "or") and id(e) not in self.ctx.hoisted:
-            return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
+            return f"({self.cond(e.left)} {codegen.operator(e.op)} {self.cond(e.right)})"
         if isinstance(e, ir.Not) and id(e) not in self.ctx.hoisted:
             return f"(not {self.cond(e.operand)})"
         return self.src(e)
@@ -1590,7 +1595,7 @@ class Source:
         return f"({self.src(e.then)} if {self.src(e.cond)} else {self.src(e.orelse)})"
 
     def s_CallFn(self, e):
-        return f"{e.func}({', '.join(self.src(a) for a in e.args)})"
+        return f"{codegen.function(e.func)}({', '.join(self.src(a) for a in e.args)})"
 
     def s_ThisPlayer(self, e):
         return self.player
@@ -1790,7 +1795,7 @@ class PureBlock:
             place, keep = self.ctx.assign_place(s)
             value = src(s.value)
             if s.op != "=":
-                value = f"{place} {s.op[0]} ({value})"
+                value = f"{place} {codegen.operator(s.op[:1])} ({value})"
             if s.op == "=" and isinstance(s.value, (ir.Bool, ir.NoneLit)):
                 self.line(depth, f"{place} = {value}")    # a keeper keeps these as they are
                 return

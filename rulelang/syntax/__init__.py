@@ -1,5 +1,5 @@
 """Stage 1: rule file text → IR (parse with Lark, transform to attrs nodes)."""
 
-from .parse import parse, parser
+from .parse import made_here, parse, parser
 
-__all__ = ["parse", "parser"]
+__all__ = ["made_here", "parse", "parser"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import pathlib
 import re
+import weakref
 
 import lark
 from lark import Discard, Token, Transformer, Tree, v_args
@@ -174,7 +175,24 @@ def parse(text: str, filename: str = "<string>", limits: Limits | None = None) -
         pos = getattr(deep, "pos", None) or ir.Pos(1, 1)
         raise RulesetSyntaxError.at(filename, pos.line, pos.column,
                                     _nesting_message(limits.max_nesting), text)
+    _made[id(rs)] = weakref.ref(rs, _forget(id(rs)))
     return rs
+
+
+# The rulesets this parser made in this process (id -> weak reference):
+# their IR has the shape the grammar gives, so the trust boundary
+# (``rulelang.trust``) need only check them.
+_made: dict = {}
+
+
+def _forget(key):
+    return lambda _ref: _made.pop(key, None)
+
+
+def made_here(rs) -> bool:
+    """Whether ``rs`` is an IR this parser made (and nobody rebuilt)."""
+    ref = _made.get(id(rs))
+    return ref is not None and ref() is rs
 
 
 def _shorten(s: str, most: int = 40) -> str:

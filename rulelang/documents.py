@@ -1,0 +1,220 @@
+"""JSON and YAML documents read into plain data, within limits: the
+readers for rulesets as data, cache entries and (with the same care)
+anything else a program is sent.
+
+What reaches the caller is only what JSON can say: mappings with text
+keys, lists, text, whole numbers, true/false/null (and floats, which the
+shape check then refuses where a number is wanted).  On the way:
+
+- YAML anchors and aliases are refused (a few kilobytes of aliases expand
+  to millions of values), as are tags other than the core schema's;
+- no document holds more than ``Limits.max_nodes`` values or nests deeper
+  than ``Limits.max_nesting`` levels (counted on the data: twice the IR's
+  nesting, as each node sits in a list or a field);
+- a number with more digits than any limit allows is not read
+  (``shape.HugeNumber`` stands for it, so it is reported at its place);
+- a mapping that gives one key twice is refused (two readers would not
+  agree on what it says).
+
+Every refusal is a ``RulesetSyntaxError`` at the line and column of the
+place in the document.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, List, Optional, Tuple
+
+import yaml
+
+from .errors import RulesetSyntaxError
+from .limits import DEFAULT, Limits
+from .shape import HugeNumber
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: much faster
+_Parser = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+#: Digits a number may have when read: more than any limit allows (2**63
+#: has 19), few enough that reading it is cheap.
+MAX_DIGITS = 40
+
+#: The core schema's tags: all a data document may use.
+_TAGS = {"tag:yaml.org,2002:" + t for t in ("str", "int", "bool", "null", "float", "map", "seq")}
+
+
+def data_depth(limits: Limits) -> int:
+    """The deepest nesting of lists and mappings a document may have."""
+    return 2 * limits.max_nesting + 8
+
+
+def read(text: str, filename: str, limits: Optional[Limits] = None, form: str = "json") -> Any:
+    """The plain data of a JSON (``form="json"``) or YAML document."""
+    limits = limits or DEFAULT
+    if form == "json":
+        return _read_json(text, filename, limits)
+    if form == "yaml":
+        return _read_yaml(text, filename, limits)
+    raise ValueError(f"form must be json or yaml, not {form!r}")
+
+
+def form_of(path: str) -> Optional[str]:
+    """"json" or "yaml" by a file's name, or None for a rule file."""
+    if path.endswith(".json"):
+        return "json"
+    if path.endswith((".yaml", ".yml")):
+        return "yaml"
+    return None
+
+
+# ------------------------------------------------------------------ JSON
+
+class _Refused(Exception):
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+def _number(digits: str):
+    if len(digits) > MAX_DIGITS:
+        return HugeNumber(len(digits.lstrip("-")))
+    return int(digits)
+
+
+def _no_constant(word: str):
+    raise _Refused(f"{word} is not a number a document may hold")
+
+
+def _pairs(pairs: List[Tuple[str, Any]]):
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _Refused(f"the key {k!r} is given twice in one mapping")
+            seen.add(k)
+    return out
+
+
+def _read_json(text: str, filename: str, limits: Limits) -> Any:
+    try:
+        return json.loads(text, parse_int=_number, parse_constant=_no_constant,
+                          object_pairs_hook=_pairs)
+    except json.JSONDecodeError as e:
+        raise RulesetSyntaxError.at(filename, e.lineno, e.colno, f"not valid JSON: {e.msg}",
+                                    text) from None
+    except _Refused as e:
+        raise RulesetSyntaxError.at(filename, 1, 1, f"not a valid document: {e.message}") from None
+    except RecursionError:
+        # (Nesting the reader can follow is measured by the shape check.)
+        raise RulesetSyntaxError.at(filename, 1, 1, f"the document is nested more than "
+                                    f"{data_depth(limits)} levels deep (Limits.max_nesting)") from None
+
+
+# ------------------------------------------------------------------ YAML
+
+
+def _read_yaml(text: str, filename: str, limits: Limits) -> Any:
+    _scan_yaml(text, filename, limits)
+    try:
+        return yaml.load(text, Loader=_Loader)   # noqa: S506 - a safe loader, aliases refused above
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise RulesetSyntaxError.at(filename, line, col,
+                                    f"not valid YAML: {e.problem or e}", text) from None
+    except (yaml.YAMLError, ValueError) as e:
+        raise RulesetSyntaxError.at(filename, 1, 1, f"not valid YAML: {e}", text) from None
+    except RecursionError:
+        raise RulesetSyntaxError.at(filename, 1, 1, "the document is nested too deeply for the "
+                                    "YAML reader (Limits.max_nesting)") from None
+
+
+def _scan_yaml(text: str, filename: str, limits: Limits) -> None:
+    """Refuse, before anything is built, a YAML document with aliases or
+    anchors, tags outside the core schema, numbers too long to read, more
+    values than ``max_nodes`` or deeper nesting than the limit."""
+    deepest = data_depth(limits)
+    budget = limits.max_nodes
+    loader = _Parser(text)
+    depth = nodes = 0
+
+    def refuse(event, message):
+        mark = event.start_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise RulesetSyntaxError.at(filename, line, col, message, text)
+    try:
+        while True:
+            event = loader.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                break
+            if isinstance(event, yaml.AliasEvent):
+                refuse(event, f"YAML aliases (*{event.anchor}) are not allowed: a document "
+                              f"writes every value where it stands")
+            if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+                if event.anchor is not None:
+                    refuse(event, f"YAML anchors (&{event.anchor}) are not allowed: a document "
+                                  f"writes every value where it stands")
+                tag = event.tag
+                if tag is not None and tag not in ("!", "?") and tag not in _TAGS:
+                    refuse(event, f"the YAML tag {tag!r} is not allowed (only plain values, "
+                                  f"lists and mappings)")
+                nodes += 1
+                if nodes > budget:
+                    refuse(event, f"the document holds more than {budget} values "
+                                  f"(Limits.max_nodes)")
+                if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and \
+                        event.style is None and event.value.lstrip("+-").isdigit():
+                    refuse(event, f"a number of {len(event.value)} digits is too large")
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > deepest:
+                    refuse(event, f"the document is nested more than {deepest} levels deep "
+                                  f"(Limits.max_nesting)")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise RulesetSyntaxError.at(filename, line, col,
+                                    f"not valid YAML: {e.problem or e}", text) from None
+    except yaml.YAMLError as e:
+        raise RulesetSyntaxError.at(filename, 1, 1, f"not valid YAML: {e}", text) from None
+    finally:
+        loader.dispose()
+
+
+# --------------------------------------------------------------- locating
+
+
+def locator(text: str) -> Callable[[Tuple], Tuple[int, int]]:
+    """``locate(path) -> (line, column)`` of a place in a JSON or YAML
+    document (JSON read as YAML, which gives the marks); (1, 1) where it
+    cannot be found.  Made only when a problem is reported."""
+    root = None
+    try:
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except (yaml.YAMLError, RecursionError, ValueError):
+        root = None
+
+    def locate(parts) -> Tuple[int, int]:
+        node = root
+        for p in parts:
+            if isinstance(node, yaml.MappingNode):
+                for k, v in node.value:
+                    if k.value == p:
+                        node = v
+                        break
+                else:
+                    break
+            elif isinstance(node, yaml.SequenceNode) and isinstance(p, int) and p < len(node.value):
+                node = node.value[p]
+            else:
+                break
+        if node is None:
+            return 1, 1
+        return node.start_mark.line + 1, node.start_mark.column + 1
+    return locate
