@@ -163,7 +163,7 @@ def _scan_yaml(text: str, filename: str, limits: Limits) -> None:
                     refuse(event, f"the document holds more than {budget} values "
                                   f"(Limits.max_nodes)")
                 if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_DIGITS and \
-                        event.style is None and event.value.lstrip("+-").isdigit():
+                        not event.style and event.value.lstrip("+-").isdigit():
                     refuse(event, f"a number of {len(event.value)} digits is too large")
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
@@ -175,8 +175,13 @@ def _scan_yaml(text: str, filename: str, limits: Limits) -> None:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise RulesetSyntaxError.at(filename, line, col,
-                                    f"not valid YAML: {e.problem or e}", text) from None
+        problem = str(e.problem or e)
+        if "nesting depth" in problem:      # libyaml's own bound, below ours
+            problem = f"the document is nested more than {deepest} levels deep " \
+                      f"(Limits.max_nesting)"
+        else:
+            problem = f"not valid YAML: {problem}"
+        raise RulesetSyntaxError.at(filename, line, col, problem, text) from None
     except yaml.YAMLError as e:
         raise RulesetSyntaxError.at(filename, 1, 1, f"not valid YAML: {e}", text) from None
     finally:

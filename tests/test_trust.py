@@ -155,14 +155,15 @@ def play(game, moves=40, seed=3):
             pass
 
 
-def sample(places, rng):
+def sample(places, rng, per_field=2):
     """Every place (long run), or a few of each (kind, field)."""
     if LONG:
         return places
     by_field = {}
     for place in places:
         by_field.setdefault(place[2], []).append(place)
-    return [p for group in by_field.values() for p in rng.sample(group, min(2, len(group)))]
+    return [p for group in by_field.values() for p in rng.sample(group, min(per_field, len(group)))]
+
 
 
 COUNTS = {"tried": 0, "refused": 0, "data": 0, "fields": set()}
@@ -177,7 +178,7 @@ def test_payloads_in_every_text_of_a_document_never_run(name):
     played with the payload only as data (never in compiled source)."""
     data = copy.deepcopy(DATA[name])
     rng = random.Random(name)
-    places = sample(text_places(data), rng)
+    places = sample(text_places(data), rng, per_field=1 if name == "endurance" else 2)
     assert places
     tried = refused = 0
     with _Compiled():
@@ -397,7 +398,9 @@ def test_deep_nesting_is_refused_with_a_message(tmp_path, form, depth):
     deep = "[" * depth + "]" * depth
     text = text.replace('"setup": [', '"setup": [' + deep + ",", 1)
     path = _write(tmp_path, f"deep.{form}", text)
-    err = _refused_fast(path, "nested")
+    # Past what the readers follow: "nested"; within it, the shape check
+    # refuses the lists where a statement must stand.
+    err = _refused_fast(path, "nested" if depth > 1000 else "$.setup[0]: a list is not a node")
     assert "recursion" not in err.format()
 
 
@@ -408,8 +411,10 @@ def test_yaml_aliases_are_refused_before_they_expand(tmp_path):
     for i in range(1, 10):
         lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
     text = "\n".join(lines) + "\nformat: rulelang-ir/1\n"
-    err = _refused_fast(_write(tmp_path, "laughs.yaml", text), "aliases")
-    assert err.line == 2
+    err = _refused_fast(_write(tmp_path, "laughs.yaml", text), "anchors (&a0) are not allowed")
+    assert err.line == 1
+    text = "\n".join(line.replace(f"&a{i} ", "") for i, line in enumerate(lines)) + "\n"
+    err = _refused_fast(_write(tmp_path, "laughs2.yaml", text), "aliases (*a0) are not allowed")
 
 
 @pytest.mark.parametrize("text, words", [
@@ -456,12 +461,10 @@ def test_problems_point_at_their_line(tmp_path):
 
 @pytest.mark.parametrize("name", sorted(DATA))
 def test_every_checked_ruleset_has_the_shape(name):
-    """What our parser and checker make always has the IR's shape (so a
-    compiled ruleset always loads back) and validates against the
-    published schema."""
+    """What our parser and checker make always has the IR's shape, so a
+    compiled ruleset always loads back (tests/test_data.py validates the
+    same documents against the published schema)."""
     assert shape.problems(DATA[name]) == []
-    jsonschema.validate(DATA[name], json.loads(schema.SCHEMA_PATH.read_text()),
-                        cls=jsonschema.Draft202012Validator)
 
 
 def _mutations(doc, rng, n):
@@ -515,16 +518,27 @@ def _path_to(root, holder, key):
     raise KeyError(key)
 
 
-@pytest.mark.parametrize("name", ["cards", "features", "pieces"])
+SMALL = json.loads(serialize.dumps(parse_and_check(
+    'game "Small"\nplayers 1..2\nper player { x 2 min 0 max 9\n side one of up, down }\n'
+    'deck d refills from p { "A b" x2: v 1  C: v -2 }\npile p\npile h per player, hidden\n'
+    'table t d6 { 1..3 Low: x -= 1  4..6 "High": x += roll d6 }\n'
+    'rule r(n) { if n > 1 and not (x == 0) { x = min(x, n) } else { log "n {n}" } }\n'
+    'turn { phase go { draw 1 from d to h; roll on t; r(2)\n'
+    '  choose one "Pick" { "a": x += 1  "b": side = down }\n'
+    '  if count of "A b" in h >= 1: end game "done" } }\n'
+    'score { x\n 1 if side is up }\n', "small.rules"), "json"))
+
+
+@pytest.mark.parametrize("name", ["small"] + (["cards", "features", "pieces"] if LONG else []))
 def test_the_shape_check_agrees_with_the_published_schema(name):
-    """On hundreds of random edits of real documents, the engine's fast
-    shape check and the published JSON Schema accept and refuse the same
+    """On hundreds of random edits of documents, the engine's fast shape
+    check and the published JSON Schema accept and refuse the same
     documents."""
     validator = jsonschema.Draft202012Validator(json.loads(schema.SCHEMA_PATH.read_text()))
     rng = random.Random(name)
-    n = 2000 if LONG else 150
+    n = 2000 if LONG else 100
     disagree = []
-    for doc in _mutations(DATA[name], rng, n):
+    for doc in _mutations(SMALL if name == "small" else DATA[name], rng, n):
         fast = not shape.problems(doc)
         published = validator.is_valid(doc)
         if fast != published:
@@ -547,7 +561,8 @@ def test_admitted_rulesets_are_remembered():
 
 
 def test_limits_of_the_admission_are_the_callers():
-    rs = parse_and_check(SOURCES[0].read_text(encoding="utf-8"), str(SOURCES[0]))
+    path = ROOT / "rulesets" / "northpole.rules"
+    rs = parse_and_check(path.read_text(encoding="utf-8"), str(path))
     strict = Limits(max_players=2)
     with pytest.raises(RulesetError, match="at most 2 players"):
         trust.admit(rs, strict)
@@ -556,5 +571,5 @@ def test_limits_of_the_admission_are_the_callers():
 def test_documents_read_only_json_values():
     data = documents.read('{"a": [1, "x", true, null, 1.5]}', "d.json")
     assert data == {"a": [1, "x", True, None, 1.5]}
-    data = documents.read("a: [1, x, true, null]\n", "d.yaml")
+    data = documents.read("a: [1, x, true, null]\n", "d.yaml", form="yaml")
     assert data == {"a": [1, "x", True, None]}
