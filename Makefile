@@ -2,11 +2,18 @@
 #   make run    — install into .venv, check every ruleset, play one North Pole game with random
 #                 players and simulate 200 games of Endurance
 #   make test   — install into .venv with the test tools, run the whole test suite
+# And for CI (.ci/run) and long sessions:
+#   make lint       — ruff (as the oldest supported Python, 3.10, so names it lacks are caught)
+#   make test-long  — the long checks: thousands of conformance games, long fuzzing, every
+#                     injection payload everywhere, and the suite's core on every other
+#                     Python 3.10–3.13 found on this machine
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
+# The other Pythons test-long tries (those not found are skipped, and said so).
+PYTHONS ?= python3.10 python3.11 python3.12 python3.13
 
-.PHONY: run test bench clean
+.PHONY: run test lint test-long test-pythons bench clean
 
 $(BIN)/rulelang: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +29,32 @@ run: $(BIN)/rulelang
 test: $(BIN)/rulelang
 	$(BIN)/python -m pytest -n auto
 
+lint: $(BIN)/rulelang
+	$(BIN)/ruff check rulelang tests benchmarks
+
+test-long: $(BIN)/rulelang
+	RULELANG_LONG=1 RULELANG_CONFORMANCE_GAMES=2000 RULELANG_FUZZ_EXAMPLES=20000 \
+		$(BIN)/python -m pytest -n auto -q
+	$(MAKE) test-pythons
+
+# The core of the suite (API, trust boundary, hostile input, data forms, golden
+# playthroughs) on each other Python: the same games, move for move, everywhere.
+test-pythons:
+	@for py in $(PYTHONS); do \
+	  if ! $$py -c 'import sys; assert sys.version_info >= (3, 10)' >/dev/null 2>&1; then \
+	    echo "test-pythons: $$py not found, skipped"; continue; fi; \
+	  v=$$($$py -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+	  [ -x .venv-$$v/bin/python ] || { $$py -m venv .venv-$$v && \
+	    .venv-$$v/bin/pip install --quiet --upgrade pip && \
+	    .venv-$$v/bin/pip install --quiet -e '.[test]'; } || exit 1; \
+	  echo "test-pythons: Python $$v"; \
+	  .venv-$$v/bin/python -m pytest -n auto -q -p no:cacheprovider tests/test_api.py \
+	    tests/test_trust.py tests/test_hostile.py tests/test_data.py tests/test_golden.py \
+	    tests/test_saves.py tests/test_hidden.py tests/test_work_limits.py || exit 1; \
+	done
+
 bench: $(BIN)/rulelang
 	$(BIN)/python benchmarks/playouts.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .venv-3.* build *.egg-info

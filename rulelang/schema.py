@@ -84,7 +84,7 @@ def _type_schema(t, meta=None) -> Dict[str, Any]:
 
 def _same_union(members):
     """The named union (Expr or Stmt) whose members these are, if any."""
-    for union, name in _UNION_NAMES.items():
+    for union in _UNION_NAMES:
         if set(members) == set(typing.get_args(union)):
             return union
     return None

@@ -904,7 +904,7 @@ def test_boat_03_no_man_left_behind():
     in a boat that finishes."""
     st = boat_game(ROWERS + ["Hudson"], demoralized=["Hudson"], infirmary=["Kerr"])
     count = 0
-    for name in living(st):
+    for _name in living(st):
         assert set(labels(st)) <= set(BOATS)
         play(st, JC)
         count += 1
@@ -926,7 +926,7 @@ def test_boat_04_boat_spaces_and_cargo():
     trigger(st, "Lifeboats")
     men = living(st)
     assert len(men) == 27
-    for i, name in enumerate(men):
+    for i, _name in enumerate(men):
         offered = labels(st)
         if i < 10:
             assert offered == list(BOATS)

@@ -20,7 +20,6 @@ Medical Supplies 1.  Group 1 also rolls a die for Shackleton (Skill 3).
 from __future__ import annotations
 
 import attrs
-import pytest
 
 from rulelang import CHANCE, ir
 

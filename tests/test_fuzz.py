@@ -40,10 +40,11 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 import rulelang
-from rulelang import CHANCE, Limits, RulesetError
+from rulelang import Limits, RulesetError, ir, serialize, trust
 from rulelang.check import reserved_words
 from rulelang.syntax import parser
 from rulelang.testing import EngineAudit
+from test_data import strategy as ir_strategy
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
@@ -265,3 +266,39 @@ def test_the_property_fails_on_another_exception(monkeypatch):
     monkeypatch.setattr(rulelang.api, "parse_and_check", broken)
     with pytest.raises(KeyError):
         loads_or_error('game "X"\n')
+
+
+# ------------------------------------------------------------ shaped IR
+
+@fuzz_settings(300)
+@given(st.data())
+def test_any_ir_of_the_right_shape_loads_or_is_refused(data):
+    """An IR of the right shape but any content (what a hostile document
+    can hold once past the shape check, far from what the parser makes):
+    admitting it gives a RulesetError with a place or a Game, and the
+    game plays with no error but RulesetError."""
+    rs = data.draw(ir_strategy(ir.Ruleset))
+    document = serialize.to_data(rs)
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(WATCHDOG)
+    try:
+        with EngineAudit() as audit:
+            try:
+                game = rulelang.api.game_of(trust.admit_data(document, "shaped.json",
+                                                             PLAY_LIMITS), PLAY_LIMITS)
+            except RulesetError as e:
+                assert e.line >= 1 and e.column >= 0   # (a document may claim column 0)
+                return
+            for chance in ("sample", "explicit"):
+                try:
+                    state = game.new_game(players=game.min_players, seed=1, chance=chance)
+                    for _ in range(30):
+                        if state.is_over:
+                            break
+                        state.apply(state.legal_moves()[0])
+                except RulesetError:
+                    pass
+        assert not audit.events, audit.events
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

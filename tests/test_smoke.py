@@ -2,7 +2,7 @@
 
 from rulelang import CHANCE
 
-from northpole_helpers import GAME, start, stats
+from northpole_helpers import start, stats
 
 
 def test_start_reaches_first_event_roll():

@@ -202,7 +202,7 @@ class Program:
         for o in rs.options:
             self.option_code[o.name] = self._new_code(f"option {o.name}")
         trigger_codes = []
-        for i, trig in enumerate(rs.triggers):
+        for trig in rs.triggers:
             trigger_codes.append(self._new_code(f"whenever (line {trig.pos.line if trig.pos else '?'})"))
         self.trigger_codes = frozenset(trigger_codes)
         # Triggers need their conditions before any assignment is compiled.
