@@ -217,22 +217,7 @@ class Checker:
             self._declare(self.tables, "table", t, t.name)
             self.name_ok(t, t.name, "a table")
             self.check_die(t, t.sides)
-            covered = {}
-            for row in t.rows:
-                if row.low > row.high:
-                    self.error(row, f"row {row.low}..{row.high} of table '{t.name}' runs backwards")
-                for v in range(row.low, min(row.high, t.sides + 1) + 1):
-                    if v in covered:
-                        self.error(row, f"table '{t.name}' has two rows for a roll of {v}")
-                    covered[v] = row
-                if row.low < 1 or row.high > t.sides:
-                    self.error(row, f"row {row.low}..{row.high} of table '{t.name}' is outside "
-                                    f"the d{t.sides} roll (1..{t.sides})")
-            if 2 <= t.sides <= 1000:
-                missing = [v for v in range(1, t.sides + 1) if v not in covered]
-                if missing:
-                    self.error(t, f"table '{t.name}' has no row for a roll of "
-                                  f"{', '.join(map(str, missing[:10]))}")
+            self.table_rows(t)
         if rs.test is not None:
             self.check_die(rs.test, rs.test.sides)
         for r in rs.rules:
@@ -260,6 +245,34 @@ class Checker:
                                  | set(self.piece_sets)):
             node = self.stats.get(name) or self.consts.get(name)
             self.error(node, f"'{name}' names both a stat and a table, rule or pile")
+
+    def table_rows(self, t):
+        """Rows in the die's range, none backwards, none overlapping, and
+        every roll covered: worked out on the rows' ranges (sorted), so a
+        row of a billion values costs no more than a row of one."""
+        spans = []
+        for row in t.rows:
+            if row.low > row.high:
+                self.error(row, f"row {row.low}..{row.high} of table '{t.name}' runs backwards")
+                continue
+            if row.low < 1 or row.high > t.sides:
+                self.error(row, f"row {row.low}..{row.high} of table '{t.name}' is outside "
+                                f"the d{t.sides} roll (1..{t.sides})")
+            spans.append((row.low, row.high, row))
+        spans.sort(key=lambda x: (x[0], x[1]))
+        missing = []
+        reach = 0           # the highest roll covered by the rows so far
+        for low, high, row in spans:
+            if low <= reach:
+                self.error(row, f"table '{t.name}' has two rows for a roll of {low}")
+            elif low > reach + 1 and reach < t.sides:
+                missing.extend(range(reach + 1, min(low, t.sides + 1, reach + 11)))
+            reach = max(reach, high)
+        if reach < t.sides:
+            missing.extend(range(reach + 1, min(t.sides + 1, reach + 11)))
+        if missing and 2 <= t.sides <= self.limits.max_die_sides:
+            self.error(t, f"table '{t.name}' has no row for a roll of "
+                          f"{', '.join(map(str, missing[:10]))}")
 
     def track(self, stat):
         """A track's spaces: the data each prints, one type per name."""

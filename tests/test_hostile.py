@@ -322,3 +322,16 @@ def test_idle_seat_limit_is_adjustable():
     text = 'game "Never"\nplayers 1..2\nper player { x 0 }\nturn when x > 0 { phase p { x += 1 } }\n'
     with pytest.raises(RulesetError, match="no player can take a turn"):
         rulelang.loads(text, limits=Limits(max_idle_seats=10)).new_game(seed=1)
+
+
+@pytest.mark.parametrize("rows", [
+    "1..9007199254740991 A: x += 1",
+    "1..9007199254740991 A: x += 1  2..9007199254740990 B: x += 1",
+])
+def test_a_table_row_of_a_billion_rolls_is_judged_at_once(rows):
+    """The checker judges a table's rows by their ranges, never roll by
+    roll: a row spanning 2**53 rolls (on a die the checker refuses) is an
+    error at once, not an endless loop."""
+    text = HEAD + f"table t d9007199254740991 {{ {rows} }}\n" + ONE_TURN
+    err = attempt(text, play=False)
+    assert "sides" in err.message and err.line == 4
