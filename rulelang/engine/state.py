@@ -48,7 +48,8 @@ class Move:
     def __setattr__(self, name, value):
         raise AttributeError(f"a Move cannot be changed (its {name!r} is fixed)")
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name):
+        raise AttributeError(f"a Move cannot be changed (its {name!r} is fixed)")
 
     def __reduce__(self):
         return (Move, (self.label, self.player, self.probability, self.value))
@@ -206,6 +207,10 @@ class State:
             go = op.resume(self, self.stack[-1], found.value)
             if go:
                 self._run()
+            if self.over is None:
+                # The next decision's moves, now: a rule that cannot list
+                # them (past Limits.max_choices, say) fails this apply.
+                self._legal()
         except BaseException as e:
             self._become(before)
             if record is not None:
@@ -599,6 +604,8 @@ class Game:
         ``limits`` default to the game's (``Game.limits``)."""
         st = self._new_state(players, seed, chance, options, limits, log)
         st._run()
+        if st.over is None:
+            st._legal()     # a first decision whose moves cannot be listed fails here
         return st
 
     def _new_state(self, players, seed, chance, options, limits, log) -> State:
