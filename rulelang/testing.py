@@ -734,6 +734,8 @@ class _Runner:
                 raise _Failed("illegal-move", f"apply({bad!r}) raised {type(e).__name__} "
                                               f"({e}), not IllegalMoveError") from None
             raise _Failed("illegal-move", f"apply({bad!r}) was accepted though it is not legal")
+        if st != saved:
+            raise _Failed("illegal-move", "an illegal move changed the state")
         # The seat whose view was checked: a legal move sent as its own when
         # it is not its decision is refused, and the message it gets for a
         # move it may not make does not change with the cards hidden from it.
@@ -756,7 +758,7 @@ class _Runner:
                                         f"the cards hidden from it are dealt differently: "
                                         f"{mine!r} / {theirs!r}")
         if st != saved:
-            raise _Failed("illegal-move", "an illegal move changed the state")
+            raise _Failed("illegal-move", "a move refused to a seat changed the state")
 
     def _check_restore(self, st: State) -> State:
         text = st.to_json()

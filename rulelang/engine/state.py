@@ -152,14 +152,17 @@ class LogEntry:
         """The entry ``to_dict`` gave.  An entry with a ``public`` text but
         no ``seen_by`` (saved before ``seen_by`` existed) is read by nobody
         in full."""
-        def tup(x):
-            return tuple(x) if isinstance(x, list) else x
-        public = d.get("public")
-        seen_by = d.get("seen_by")
-        if seen_by is None and public is not None:
-            seen_by = ()
-        return cls(d["round"], d["player"], d["kind"], d["text"], tup(d.get("value")), public,
-                   tuple(seen_by) if seen_by is not None else None, tup(d.get("public_value")))
+        v = d.get("value")
+        if type(v) is list:
+            v = tuple(v)
+        if "public" not in d:       # read by everyone (most entries)
+            return cls(d["round"], d["player"], d["kind"], d["text"], v)
+        public, seen_by, pv = d["public"], d.get("seen_by"), d.get("public_value")
+        if seen_by is None:
+            seen_by = () if public is not None else None
+        return cls(d["round"], d["player"], d["kind"], d["text"], v, public,
+                   tuple(seen_by) if seen_by is not None else None,
+                   tuple(pv) if type(pv) is list else pv)
 
 
 class State:

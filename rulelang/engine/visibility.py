@@ -77,11 +77,21 @@ def pile_seen_by(st, index):
     """Who may see the cards of the pile at ``index`` in ``st.piles``: its
     owner for a hidden per-player pile, nobody for a deck or a shared
     hidden pile, everyone for any other pile."""
-    n = st.nshared
-    if index < n:
-        return NOBODY if st.prog.shared_secret[index] else EVERYONE
-    j, owner = divmod(index - n, st.n)
-    return (owner,) if st.prog.player_hidden[j] else EVERYONE
+    return seen_by_pile(st)[index]
+
+
+def seen_by_pile(st) -> list:
+    """``pile_seen_by`` of every pile, by index (made once per program and
+    player count)."""
+    prog = st.prog
+    made = prog.__dict__.setdefault("_seen_by_pile", {})
+    table = made.get(st.n)
+    if table is None:
+        table = [NOBODY if secret else EVERYONE for secret in prog.shared_secret]
+        for hidden in prog.player_hidden:
+            table += [(owner,) if hidden else EVERYONE for owner in range(st.n)]
+        made[st.n] = table
+    return table
 
 
 def pile_name(st, index) -> str:
@@ -105,15 +115,6 @@ class Sight:
 
     def sees(self, seen_by) -> bool:
         return sees(seen_by, self.seat)
-
-    def pile(self, index):
-        """The pile's card names (sorted: no order is shown), or its size."""
-        st = self.st
-        cards = st.piles[index]
-        if sees(pile_seen_by(st, index), self.seat):
-            names = st.prog.card_names
-            return sorted(names[c] for c in cards)
-        return {"size": len(cards)}
 
     def entry(self, e):
         """Log entry ``e`` as this seat may read it (``LogEntry.for_seat``)."""
@@ -151,19 +152,37 @@ class Sight:
         st = self.st
         prog = st.prog
         seat = self.seat
+        card_names = prog.card_names
+        piles = st.piles
         players = []
         names, K = prog.player_stat_names, prog.K
         n, nshared = st.n, st.nshared
+        # Each pile as ``sees(pile_seen_by(...), seat)`` decides.
+        shown = [sorted([card_names[c] for c in cards])
+                 if seen is None or (seat is not None and seat in seen) else {"size": len(cards)}
+                 for cards, seen in zip(piles, seen_by_pile(st))]
+        player_piles = prog.player_piles
         for owner in range(n):
             stats = dict(zip(names, st.v[owner * K:(owner + 1) * K]))
-            piles = {}
-            for j, name in enumerate(prog.player_piles):
-                piles[name] = self.pile(nshared + j * n + owner)
-            players.append({"seat": owner, "stats": stats, "piles": piles})
-        shared = {name: self.pile(i) for i, name in enumerate(prog.shared_piles)}
+            mine = {name: shown[nshared + j * n + owner] for j, name in enumerate(player_piles)}
+            players.append({"seat": owner, "stats": stats, "piles": mine})
+        shared = dict(zip(prog.shared_piles, shown))
         pieces = {}
-        for pset, pnames in prog.piece_names.items():
-            pieces[pset] = [{"name": name, **st.piece(pset, name)} for name in pnames]
+        g = st.g
+        for pset, pnames in prog.piece_names.items():      # as State.piece gives them
+            fixed = list(prog.piece_attr[pset].items())
+            fields = list(prog.piece_slot[pset].items())
+            at, PK = prog.piece_base[pset], prog.piece_K[pset]
+            shown_pieces = []
+            for i, name in enumerate(pnames):
+                piece = {"name": name}
+                for attr, values in fixed:
+                    piece[attr] = values[i]
+                base = at + i * PK
+                for field, k in fields:
+                    piece[field] = g[base + k]
+                shown_pieces.append(piece)
+            pieces[pset] = shown_pieces
         tracks = {}
         for name, spaces in prog.track_data.items():
             here = st.g[prog.gslot[name]]
