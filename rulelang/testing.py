@@ -99,6 +99,8 @@ from typing import Any, Dict, List, Optional, Sequence
 import attrs
 
 from .engine import CHANCE, Game, Move, State
+from .engine.ops import DrawOp
+from .engine.visibility import pile_seen_by, sees
 from .errors import IllegalMoveError, RulesetError
 
 __all__ = ["EngineAudit", "Failure", "Report", "check_ruleset", "declared_max_moves", "golden_log",
@@ -679,8 +681,6 @@ class _Runner:
     def _check_draw(self, st: State, after: State, move: Move, moves, new):
         """At a draw into a pile hidden from some seats, other cards drawn
         (up to two more) give those seats the same new entries."""
-        from .engine.ops import DrawOp
-        from .engine.visibility import pile_seen_by, sees
         fr = st.stack[-1]
         op = st.prog.codes[fr[0]][fr[1]]
         if not isinstance(op, DrawOp) or len(moves) < 2:
