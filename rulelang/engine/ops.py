@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import RulesetRuntimeError
-from .visibility import EVERYONE, NOBODY, either, pile_name, pile_seen_by, sees
+from .visibility import EVERYONE, NOBODY, either, pile_name, pile_seen_by, seen_by_pile, sees
 
 # Frame layout.
 CODE, PC, PLAYER, LOCALS = 0, 1, 2, 3
@@ -533,7 +533,7 @@ def refuse_blind(op, st, fr, index):
     cards of a pile hidden from it would name them in its moves (and their
     number would tell how many kinds it holds).  A card taken unseen is a
     random one: ``draw``."""
-    if not sees(pile_seen_by(st, index), fr[PLAYER]):
+    if not sees(seen_by_pile(st)[index], fr[PLAYER]):
         raise RuleFault(f"'{op.prompt}': P{fr[PLAYER]} is to choose among the cards of "
                         f"{pile_name(st, index)}, which it may not see (to take a card unseen, "
                         f"draw one at random: 'draw 1 from PILE to PILE')")

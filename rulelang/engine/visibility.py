@@ -70,6 +70,8 @@ def either(a, b):
     """Who may see one thing or the other (``a`` united with ``b``)."""
     if a is None or b is None:
         return None
+    if all(s in a for s in b):
+        return a
     return tuple(sorted(set(a) | set(b)))
 
 
@@ -84,13 +86,14 @@ def seen_by_pile(st) -> list:
     """``pile_seen_by`` of every pile, by index (made once per program and
     player count)."""
     prog = st.prog
-    made = prog.__dict__.setdefault("_seen_by_pile", {})
-    table = made.get(st.n)
-    if table is None:
-        table = [NOBODY if secret else EVERYONE for secret in prog.shared_secret]
-        for hidden in prog.player_hidden:
-            table += [(owner,) if hidden else EVERYONE for owner in range(st.n)]
-        made[st.n] = table
+    try:
+        return prog._seen_by_pile[st.n]
+    except (AttributeError, KeyError):
+        pass
+    table = [NOBODY if secret else EVERYONE for secret in prog.shared_secret]
+    for hidden in prog.player_hidden:
+        table += [(owner,) if hidden else EVERYONE for owner in range(st.n)]
+    prog.__dict__.setdefault("_seen_by_pile", {})[st.n] = table
     return table
 
 
