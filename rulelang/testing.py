@@ -66,9 +66,10 @@ options and the list of move labels that reproduce it
 Costs.  Every check runs at every step of every game, with four
 economies: the views (and the moves and messages a seat is given) are
 checked for one seat per step, in turn (the spectator included), so each
-seat's view is checked every few steps all through every game; the log's
-hidden-information checks run in the games that keep their log; the illegal-move probes are two per step (a kind of
-junk in turn, and a label that was legal earlier); only every
+seat's view is checked every few steps all through every game, and the
+log's hidden-information checks run in the games that keep their log;
+the illegal-move probes are two per step (a kind of junk in turn, and a
+label that was legal earlier); only every
 ``log_every``-th game (default 20th) keeps its game log, and as its JSON
 grows with every step such a game is saved and restored at fewer steps
 (every step up to 50, every second step up to 100, …, and at the end);
