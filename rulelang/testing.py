@@ -32,6 +32,17 @@ the setup options answered in advance.  At every step it checks:
     ``state.view(seat)`` for each seat (and a spectator) is JSON, and it
     shows no deck order and no other seat's hidden cards: a twin state whose
     hidden cards are dealt differently gives the same view;
+``hidden``
+    nothing else a seat is given identifies a card it may not see: its
+    moves and their ``to_dict()`` when it decides, the ``IllegalMoveError``
+    message of ``apply(move, player=seat)``, and (in games that keep their
+    log) the new log entries as it reads them (``LogEntry.for_seat``), in
+    twins that differ only in cards hidden from it: the twin above with the
+    move made in it too, a twin whose decks are in another order (sample
+    mode, the setup included), and other cards drawn at a draw into a pile
+    it may not see (explicit mode).  Entries are compared only where the
+    twins agree on what everyone sees (``_public_shape``).  A legal move
+    sent by a seat whose decision it is not is refused;
 ``replay``
     the seed and the list of moves give the same state at every step, in
     this process and in fresh processes under other ``PYTHONHASHSEED``
@@ -53,10 +64,12 @@ options and the list of move labels that reproduce it
 (``Failure.reproduce()`` writes the Python for it).
 
 Costs.  Every check runs at every step of every game, with four
-economies: the views are checked for one seat per step, in turn (the
-spectator included), so each seat's view is checked every few steps all
-through every game; the illegal-move probes are two per step (a kind of
-junk in turn, and a label that was legal earlier); only every
+economies: the views (and the moves and messages a seat is given) are
+checked for one seat per step, in turn (the spectator included), so each
+seat's view is checked every few steps all through every game, and the
+log's hidden-information checks run in the games that keep their log;
+the illegal-move probes are two per step (a kind of junk in turn, and a
+label that was legal earlier); only every
 ``log_every``-th game (default 20th) keeps its game log, and as its JSON
 grows with every step such a game is saved and restored at fewer steps
 (every step up to 50, every second step up to 100, …, and at the end);
@@ -87,6 +100,8 @@ from typing import Any, Dict, List, Optional, Sequence
 import attrs
 
 from .engine import CHANCE, Game, Move, State
+from .engine.ops import DrawOp
+from .engine.visibility import pile_seen_by, sees
 from .errors import IllegalMoveError, RulesetError
 
 __all__ = ["EngineAudit", "Failure", "Report", "check_ruleset", "declared_max_moves", "golden_log",
@@ -377,7 +392,58 @@ def _norm(st: State):
 
 
 def _log_of(st: State):
-    return [(e.round, e.player, e.kind, e.text, e.value, e.public) for e in st.log]
+    return [(e.round, e.player, e.kind, e.text, e.value, e.public, e.seen_by, e.public_value)
+            for e in st.log]
+
+
+def _new_entries(before: State, after: State) -> list:
+    """The log entries ``after`` (a state played on from ``before``) wrote
+    since ``before``, oldest first."""
+    out = []
+    node, stop = after.log_tail, before.log_tail
+    while node is not None and node is not stop:
+        out.append(node[0])
+        node = node[1]
+    out.reverse()
+    return out
+
+
+def _given(entries, seat, restricted=False) -> list:
+    """The entries as ``seat`` gets them (``LogEntry.for_seat``), as data;
+    ``restricted``: only those not everyone may read in full (an entry
+    everyone reads may name a card that was in sight when it was written
+    and is hidden again since)."""
+    return [e.for_seat(seat).to_dict() for e in entries
+            if not restricted or e.seen_by is not None]
+
+
+def _public_shape(st: State, entries, seat):
+    """What may legitimately differ between two games that differ only in
+    cards hidden from ``seat`` when the rules themselves make them matter
+    (a stat, a pile everyone sees, which rule runs next, which kinds of
+    entries are written): when two games agree on it, what ``seat`` is
+    given of their new entries must agree too.  None when ``seat`` was
+    given a card of its own (an entry it alone, or with some others, reads
+    in full): the twins then differ in a card it may see."""
+    for e in entries:
+        if e.seen_by is not None and seat is not None and seat in e.seen_by:
+            return None
+    return (st.view(seat), [(f[0], f[1]) for f in st.stack],
+            [(e.round, e.player, e.kind, e.seen_by) for e in entries])
+
+
+def _comparable(a: State, a_entries, b: State, b_entries, seat) -> bool:
+    shape = _public_shape(a, a_entries, seat)
+    return shape is not None and shape == _public_shape(b, b_entries, seat)
+
+
+def _refusal(st: State, seat) -> str:
+    """The message ``seat`` gets for a move that is no move."""
+    try:
+        st.apply("\x00 not a move", player=seat)
+    except IllegalMoveError as e:
+        return str(e)
+    raise _Failed("illegal-move", f"apply(junk, player={seat!r}) was accepted")
 
 
 class _Runner:
@@ -386,6 +452,9 @@ class _Runner:
         self.report = report
         self.bound = bound
         self.seen_move_sets = set()    # move lists whose to_dict() was checked
+        #: (seat, twin): the state of this step with the cards hidden from
+        #: that seat dealt differently (``_check_views``), or None
+        self.hidden_twin = None
 
     # ------------------------------------------------------------ one game
 
@@ -422,7 +491,10 @@ class _Runner:
         record = None
         if spec.chance == "sample":
             record = st.chance_record = []
+        before = st.clone() if spec.log and spec.chance == "sample" else None
         st._run()
+        if before is not None:      # what the setup's draws write
+            self._check_shuffled(before, st, _new_entries(before, st), State._run, "in the setup")
         rng = random.Random(spec.pick)
         states: List[State] = []
         outcomes: List[List[str]] = []
@@ -464,6 +536,8 @@ class _Runner:
             labels.append(move.label)
             twin.chance_record = record
             twin.apply(move.label)
+            if spec.log:
+                self._check_new_entries(st, twin, move, moves, restored)
             if restored != st or (spec.log and restored.log_tail is not st.log_tail
                                   and _log_of(restored) != _log_of(st)):
                 raise _Failed("clone", f"moving a clone ({move.label!r}) changed the original")
@@ -530,6 +604,7 @@ class _Runner:
         # is checked every few steps all through the game.
         seats = list(range(st.players)) + [None]
         seat = seats[step % len(seats)]
+        self.hidden_twin = None
         view = st.view(seat)
         try:
             json.dumps(view, allow_nan=False)
@@ -538,15 +613,108 @@ class _Runner:
         twin = _hidden_twin(st, seat, rng)
         if twin is None:
             return
-        mine, theirs = dict(view), twin.view(seat)
-        # A decision's own moves show what the rules let the decider see.
-        mine.pop("legal_moves", None)
-        theirs.pop("legal_moves", None)
-        if mine != theirs:
-            where = _first_difference(mine, theirs)
-            who = "a spectator" if seat is None else f"seat {seat}"
+        who = "a spectator" if seat is None else f"seat {seat}"
+        theirs = twin.view(seat)
+        if view != theirs:
+            where = _first_difference(view, theirs)
             raise _Failed("view", f"the view of {who} changes when hidden cards (deck order, "
                                   f"other seats' hidden piles) are dealt differently, at {where}")
+        # What else the seat is given: its moves, when it decides (and the
+        # message for a move it may not make: ``_check_illegal``).
+        if seat is not None and st.current_player == seat:
+            mine = [m.to_dict() for m in st.legal_moves(player=seat)]
+            if mine != [m.to_dict() for m in twin.legal_moves(player=seat)]:
+                raise _Failed("hidden", f"the moves of {who} (their to_dict()) change when the "
+                                        f"cards hidden from it are dealt differently")
+        self.hidden_twin = (seat, twin)
+
+    def _check_new_entries(self, st: State, after: State, move: Move, moves, origin: State):
+        """The log entries a move writes, as each seat gets them, are JSON;
+        as the seat whose view was checked gets them, they are the same in
+        the twin whose cards hidden from it were dealt differently (when
+        the rules did not make those cards matter: ``_public_shape``); and
+        at a draw into a pile some seat may not see, that seat gets the same
+        entries whichever card is drawn."""
+        new = _new_entries(origin, after)    # ``after`` was played on from ``origin``, a copy of ``st``
+        for seat in list(range(st.players)) + [None]:
+            try:
+                json.dumps(_given(new, seat), allow_nan=False)
+            except (TypeError, ValueError) as e:
+                raise _Failed("hidden", f"a log entry as seat {seat} gets it is not JSON: {e}") from None
+        if self.hidden_twin is not None:
+            seat, twin = self.hidden_twin
+            self.hidden_twin = None
+            try:
+                twin.apply(move.label)
+            except (IllegalMoveError, RulesetError):
+                pass    # not a move there, or the rules run differently
+            else:
+                theirs = _new_entries(st, twin)
+                if _comparable(after, new, twin, theirs, seat):
+                    mine, other = _given(new, seat, True), _given(theirs, seat, True)
+                    if mine != other:
+                        self._leak(seat, f"after {move.label!r}", mine, other)
+        if st.explicit:
+            if st.is_chance_node:
+                self._check_draw(st, after, move, moves, new)
+            return
+        self._check_shuffled(st, after, new, lambda twin: twin.apply(move.label),
+                             f"after {move.label!r}")
+
+    def _check_shuffled(self, st: State, after: State, new, advance, when):
+        """Sample mode: the same move (``advance``) where only the decks'
+        order differs, so that any draw it leads to draws other cards, gives
+        every seat the same new entries (when ``_public_shape`` agrees)."""
+        twin = _deck_twin(st)
+        if twin is None:
+            return
+        try:
+            advance(twin)
+        except (IllegalMoveError, RulesetError):
+            return
+        theirs = _new_entries(st, twin)
+        for seat in list(range(st.players)) + [None]:
+            if _comparable(after, new, twin, theirs, seat):
+                mine, other = _given(new, seat, True), _given(theirs, seat, True)
+                if mine != other:
+                    self._leak(seat, f"{when} (the decks in another order)", mine, other)
+
+    def _check_draw(self, st: State, after: State, move: Move, moves, new):
+        """At a draw into a pile hidden from some seats, other cards drawn
+        (up to two more) give those seats the same new entries."""
+        fr = st.stack[-1]
+        op = st.prog.codes[fr[0]][fr[1]]
+        if not isinstance(op, DrawOp) or len(moves) < 2:
+            return
+        seen = pile_seen_by(st, op.dst(st, fr))
+        seats = [s for s in list(range(st.players)) + [None] if not sees(seen, s)]
+        if not seats:
+            return
+        others = [m for m in {id(m): m for m in (moves[0], moves[-1], moves[len(moves) // 2])}.values()
+                  if m.label != move.label][:2]
+        for other in others:
+            alt = st.clone()
+            try:
+                alt.apply(other.label)
+            except RulesetError:
+                continue
+            theirs = _new_entries(st, alt)
+            for seat in seats:
+                # The draw's own entry (the first) always; the rest when the
+                # rules did not make the card matter.
+                mine, their = _given(new, seat), _given(theirs, seat)
+                if mine[:1] != their[:1] or (mine != their and
+                                             _comparable(after, new, alt, theirs, seat)):
+                    self._leak(seat, f"when {move.label!r} rather than {other.label!r}",
+                               mine, their)
+
+    def _leak(self, seat, when, mine, theirs):
+        who = "a spectator" if seat is None else f"seat {seat}"
+        at = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), 0)
+        a = mine[at] if at < len(mine) else None
+        b = theirs[at] if at < len(theirs) else None
+        raise _Failed("hidden", f"the log entries {who} gets {when} depend on cards hidden from it: "
+                                f"{a} in one game, {b} in another")
 
     _JUNK = ("\x00 not a move", None, 7, b"bytes", ("a",), Move("\x01 nor this", None), "")
 
@@ -569,6 +737,29 @@ class _Runner:
             raise _Failed("illegal-move", f"apply({bad!r}) was accepted though it is not legal")
         if st != saved:
             raise _Failed("illegal-move", "an illegal move changed the state")
+        # The seat whose view was checked: a legal move sent as its own when
+        # it is not its decision is refused, and the message it gets for a
+        # move it may not make does not change with the cards hidden from it.
+        seats = list(range(st.players)) + [None]
+        seat = seats[step % len(seats)]
+        if seat != st.current_player and legal:
+            label = min(legal)
+            try:
+                st.apply(label, player=seat)
+            except IllegalMoveError:
+                pass
+            else:
+                raise _Failed("illegal-move", f"apply({label!r}, player={seat!r}) was accepted "
+                                              f"though it is not that seat's decision")
+        if self.hidden_twin is not None and self.hidden_twin[0] == seat:
+            mine, theirs = _refusal(st, seat), _refusal(self.hidden_twin[1], seat)
+            if mine != theirs:
+                who = "a spectator" if seat is None else f"seat {seat}"
+                raise _Failed("hidden", f"the message {who} gets for an illegal move changes when "
+                                        f"the cards hidden from it are dealt differently: "
+                                        f"{mine!r} / {theirs!r}")
+        if st != saved:
+            raise _Failed("illegal-move", "a move refused to a seat changed the state")
 
     def _check_restore(self, st: State) -> State:
         text = st.to_json()
@@ -741,6 +932,23 @@ def _hidden_twin(st: State, viewer: Optional[int], rng: random.Random) -> Option
         k = len(st.piles[i])
         twin.piles[i][:] = pool[at:at + k]
         at += k
+    twin._moves = None
+    return twin
+
+
+def _deck_twin(st: State) -> Optional[State]:
+    """A clone whose decks hold their cards in another order (turned by
+    one), so that its draws take other cards; None when no deck holds two
+    kinds of card."""
+    prog = st.prog
+    decks = [i for i, name in enumerate(prog.shared_piles)
+             if name in prog.deck_names and len(set(st.piles[i])) > 1]
+    if not decks:
+        return None
+    twin = st.clone()
+    for i in decks:
+        pile = twin.piles[i]
+        pile.insert(0, pile.pop())
     twin._moves = None
     return twin
 

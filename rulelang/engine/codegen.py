@@ -411,7 +411,11 @@ def _next_turn(r, k, op):
 
 
 def _wait_for_choice(r, k, op):
-    """An op whose ``run`` only waits for its player's decision."""
+    """An op whose ``run`` only waits for its player's decision (one that
+    must first check that its player sees the cards, ``op.guard``, is
+    called as it is)."""
+    if op.guard:
+        return False
     r.emit(_BASE + 1, f"st.waiting = {O.WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
            f"fr[{PC}] = {k}", "return False")
     return True

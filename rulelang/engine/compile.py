@@ -19,6 +19,12 @@ from ..limits import DEFAULT as DEFAULT_LIMITS
 from . import codegen
 from . import ops as O
 from .ops import LOCALS, PLAYER, RuleFault
+from .visibility import EVERYONE, NOBODY, both, pile_seen_by
+
+
+def _seen_by_nobody(st, fr):
+    """Who may see a card whose place is not known (a rule's card parameter)."""
+    return NOBODY
 
 
 class Program:
@@ -73,6 +79,9 @@ class Program:
         self.shared_hidden = [name in self.hidden_piles for name in self.shared_piles]
         self.player_hidden = [name in self.hidden_piles for name in self.player_piles]
         self.deck_names = {d.name for d in rs.decks}
+        #: per shared pile: whether nobody sees its cards (a deck, a hidden pile)
+        self.shared_secret = [name in self.deck_names or name in self.hidden_piles
+                              for name in self.shared_piles]
         # How a card is named in move labels: its name, unless that is
         # ambiguous (the same name in two decks: "Joker (red)"; a name that
         # could be read as a list or as no card: quoted).
@@ -117,6 +126,11 @@ class Program:
         self._build()
 
     # ------------------------------------------------------------- building
+
+    def may_hide(self, ref) -> bool:
+        """Whether the pile ``ref`` names is hidden from someone (a deck, a
+        hidden pile): what ``visibility.pile_seen_by`` then decides."""
+        return ref.name in self.deck_names or ref.name in self.hidden_piles
 
     def _pieces(self, rs):
         """Lay out the piece sets: each piece's state values live in the
@@ -220,6 +234,7 @@ class Program:
             ctx = Ctx(self, code, self.code_names[code])
             slot = ctx.local(dt.var)
             ctx.card_locals.add(dt.var)
+            ctx.card_from[dt.var] = [O.DrawOp.drawn_seen_by]
             ctx.card_scope.append(slot)
             cond = ctx.cond_expr(dt.cond) if dt.cond is not None else None
             ctx.card_scope.pop()
@@ -243,6 +258,7 @@ class Program:
                     ctx.piece_locals[param.name] = param.type
                 elif param.type == "card":
                     ctx.card_locals.add(param.name)
+                    ctx.card_from[param.name] = [_seen_by_nobody]   # where it is from is not known here
             ctx.finish(r.body)
         for t in rs.tables:
             self._build_table(t)
@@ -452,6 +468,11 @@ class Ctx:
         self.hoisted = {}
         self.piece_locals = {}   # local name -> piece set it holds
         self.card_locals = set()  # locals that hold one card
+        self.chosen_locals = set()  # locals that hold chosen cards ('choose N cards … as')
+        #: local -> [fn(st, fr) -> who may see the cards it holds or was made
+        #: from (``visibility``)]; [] when everyone may (a log line naming
+        #: them is for those only: ``s_Log``).  A card local missing here: nobody.
+        self.card_from = {}
         self.card_scope = []     # slots of the card in scope in a 'where'
         self.piece_scope = []    # (piece set, slot) of the piece in scope in a 'where'
 
@@ -680,6 +701,7 @@ class Ctx:
 
     def s_Let(self, s):
         slot = self.local(s.name)
+        self.let_seen(s)
         f = self.expr(s.value)
 
         def let(st, fr):
@@ -716,6 +738,7 @@ class Ctx:
     def s_ChooseCard(self, s):
         var = self.local(s.var)
         self.card_locals.add(s.var)
+        self.card_from[s.var] = self.pile_seen(s.pile)
         pile = self.pile(s.pile)
         self.card_scope.append(var)
         cond = self.cond_expr(s.cond) if s.cond is not None else None
@@ -732,11 +755,12 @@ class Ctx:
             return out
         self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, c: st.prog.card_labels[c],
                                   var, s.prompt or "choose a card",
-                                  prefix=f"{s.prompt}: " if s.prompt else ""))
+                                  prefix=f"{s.prompt}: " if s.prompt else "", pile=pile))
 
     def s_ForEachCard(self, s):
         var = self.local(s.var)
         self.card_locals.add(s.var)
+        self.card_from[s.var] = self.pile_seen(s.pile)
         self.card_scope.append(var)
         cond = self.cond_expr(s.cond) if s.cond is not None else None
         self.card_scope.pop()
@@ -901,9 +925,12 @@ class Ctx:
 
     def s_ChooseCards(self, s):
         slot = self.local(s.var)
+        self.chosen_locals.add(s.var)
+        self.card_from[s.var] = self.pile_seen(s.pile)
         op = self.emit(O.ChooseCardsOp(self.where(s), self.expr(s.low), self.expr(s.high),
                                        self.pile(s.pile), slot, s.prompt or s.var))
         op.fixed = isinstance(s.low, ir.Num) and isinstance(s.high, ir.Num)
+        op.guard = self.prog.may_hide(s.pile)
 
     def choices(self, choose, choices):
         ends = []
@@ -989,12 +1016,32 @@ class Ctx:
             def log(st, fr):
                 if st.logging:
                     st.note(fr[PLAYER], "log", text, None)
-        else:
-            shown = [self.shown(p) for p in parts]
-
+            self.emit(O.Exec(self.where(s), log))
+            return
+        shown = [self.shown(p) for p in parts]
+        # A part that shows cards (or what was made from them) is read in
+        # full only by those who may see those cards; the rest read it masked.
+        seen = [[] if isinstance(p, str) else self.seen_sources(p) for p in parts]
+        if not any(seen):
             def log(st, fr):
                 if st.logging:
                     st.note(fr[PLAYER], "log", "".join(f(st, fr) for f in shown), None)
+        else:
+            masked = [f if not src else (lambda st, fr, word=self.masked(p): word)
+                      for p, f, src in zip(parts, shown, seen)]
+            sources = [f for src in seen for f in src]
+
+            def log(st, fr):
+                if st.logging:
+                    who = EVERYONE
+                    for f in sources:
+                        who = both(who, f(st, fr))
+                    text = "".join(f(st, fr) for f in shown)
+                    if who is EVERYONE:
+                        st.note(fr[PLAYER], "log", text, None)
+                    else:
+                        st.note(fr[PLAYER], "log", text, None,
+                                "".join(f(st, fr) for f in masked), who)
         self.emit(O.Exec(self.where(s), log))
 
     def shown(self, part):
@@ -1009,6 +1056,13 @@ class Ctx:
             names = self.prog.card_names
         else:
             names = None
+        if isinstance(part, ir.Name) and part.name in self.chosen_locals:
+            card_names = self.prog.card_names
+
+            def show_cards(st, fr):
+                cards = value(st, fr)
+                return ", ".join(card_names[c] for c in cards) if cards else "nothing"
+            return show_cards
 
         def show(st, fr):
             v = value(st, fr)
@@ -1018,6 +1072,51 @@ class Ctx:
                 return "yes" if v else "no"
             return names[v] if names is not None else str(v)
         return show
+
+    # ----------------------------------------------- who may see cards (visibility)
+
+    def pile_seen(self, ref):
+        """[fn(st, fr) -> who may see the cards of pile ``ref``], or [] for a
+        pile everyone sees."""
+        if not self.prog.may_hide(ref):
+            return []
+        pile = self.pile(ref)
+        return [lambda st, fr: pile_seen_by(st, pile(st, fr))]
+
+    def seen_sources(self, e):
+        """Who may see the cards expression ``e`` reads (a card local, its
+        properties, chosen cards, ``count of``/``sum of`` a pile, a 'let'
+        made from those): fns (st, fr) -> seen_by; [] when everyone may."""
+        out = []
+        for node in ir.walk(e):
+            if isinstance(node, (ir.CountCards, ir.SumCards)):
+                out += self.pile_seen(node.pile)
+                continue
+            if isinstance(node, ir.Name):
+                name = node.name
+            elif isinstance(node, ir.Attr):
+                name = node.obj
+            else:
+                continue
+            if name in self.card_from:
+                out += self.card_from[name]
+            elif name in self.card_locals or name in self.chosen_locals:
+                out.append(_seen_by_nobody)
+        return out
+
+    def let_seen(self, s):
+        """A 'let' made from cards is seen as they are (``seen_sources``)."""
+        found = self.seen_sources(s.value)
+        if found or s.name in self.card_from:
+            self.card_from[s.name] = self.card_from.get(s.name, []) + found
+
+    def masked(self, part):
+        """What a log placeholder reads as for those who may not see it."""
+        if isinstance(part, ir.Name) and part.name in self.card_locals:
+            return "a card"
+        if isinstance(part, ir.Name) and part.name in self.chosen_locals:
+            return "some cards"
+        return "(hidden)"
 
     def s_Call(self, s):
         op = self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule]))
@@ -1783,6 +1882,7 @@ class PureBlock:
             ctx = self.ctx
             var = ctx.local(s.var)
             ctx.card_locals.add(s.var)
+            ctx.card_from[s.var] = ctx.pile_seen(s.pile)
             # Over the cards the pile holds when the loop starts.
             self.each(f"for fr[{var}] in tuple(st.piles[{ctx.pile_src(s.pile)}]):",
                       ctx.card_scope, var, s, depth)
@@ -1790,6 +1890,7 @@ class PureBlock:
             self.line(depth, "break")
         elif isinstance(s, ir.Let):
             slot = self.ctx.local(s.name)
+            self.ctx.let_seen(s)
             self.line(depth, f"fr[{slot}] = {src(s.value)}")
         elif isinstance(s, ir.Assign):
             place, keep = self.ctx.assign_place(s)

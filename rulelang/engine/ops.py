@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import RulesetRuntimeError
+from .visibility import EVERYONE, NOBODY, either, pile_name, pile_seen_by, seen_by_pile, sees
 
 # Frame layout.
 CODE, PC, PLAYER, LOCALS = 0, 1, 2, 3
@@ -454,8 +455,14 @@ class DrawOp(Op):
         st.piles[dst].append(card)
         fr[self.count] -= 1
         if st.logging:
-            public = "draws a card" if st.pile_hidden(dst) else None
-            st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card, public)
+            # Seen by whoever sees the pile the card goes to (nobody, for a
+            # deck or a shared hidden pile); the rest read "draws a card".
+            seen = pile_seen_by(st, dst)
+            if seen is EVERYONE:
+                st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card)
+            else:
+                st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card,
+                        "draws a card", seen)
         if not self.hooks:
             return False
         for cond, code in self.hooks:
@@ -465,6 +472,21 @@ class DrawOp(Op):
                 st.push(frame)
                 return True
         return False
+
+    @staticmethod
+    def drawn_seen_by(st, fr):
+        """Who may see the card of an 'on draw' rule running in frame
+        ``fr``: whoever sees the pile it was drawn into (the draw's frame is
+        the one below; nobody when that cannot be told)."""
+        stack = st.stack
+        for k in range(len(stack) - 1, 0, -1):
+            if stack[k] is fr:
+                below = stack[k - 1]
+                op = st.prog.codes[below[CODE]][below[PC]]
+                if isinstance(op, DrawOp):
+                    return pile_seen_by(st, op.dst(st, below))
+                break
+        return NOBODY
 
     def moves(self, st, fr):
         src = st.piles[self.src(st, fr)]
@@ -498,9 +520,35 @@ class ChoiceOp(Op):
         st.waiting = WAIT_NONE
         fr[self.slot] = data
         if st.logging:
-            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
+            self.log_choice(st, fr, data)
         fr[PC] += 1
         return True
+
+    def log_choice(self, st, fr, data):
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
+
+
+def refuse_blind(op, st, fr, index):
+    """A player may choose only among cards it sees: a choice among the
+    cards of a pile hidden from it would name them in its moves (and their
+    number would tell how many kinds it holds).  A card taken unseen is a
+    random one: ``draw``."""
+    if not sees(seen_by_pile(st)[index], fr[PLAYER]):
+        raise RuleFault(f"'{op.prompt}': P{fr[PLAYER]} is to choose among the cards of "
+                        f"{pile_name(st, index)}, which it may not see (to take a card unseen, "
+                        f"draw one at random: 'draw 1 from PILE to PILE')")
+
+
+def log_card_choice(op, st, fr, data, index, public, public_value):
+    """The note of a choice of cards from the pile at ``index``: read in full
+    by the chooser and whoever sees that pile; by the rest as ``public``."""
+    seen = pile_seen_by(st, index)
+    text = f"{op.prompt}: {op.shown(st, data)}"
+    if seen is EVERYONE:
+        st.note(fr[PLAYER], "choose", text, data)
+    else:
+        st.note(fr[PLAYER], "choose", text, data, f"{op.prompt}: {public}",
+                either(seen, (fr[PLAYER],)), public_value)
 
 
 class ChooseCardsOp(ChoiceOp):
@@ -508,7 +556,7 @@ class ChooseCardsOp(ChoiceOp):
     pile; the choice (a tuple of card ids) goes into ``slot``.  Cards of the
     same kind are interchangeable, so the moves are distinct multisets."""
 
-    __slots__ = ("low", "high", "pile", "slot", "prompt", "cache", "fixed")
+    __slots__ = ("low", "high", "pile", "slot", "prompt", "cache", "fixed", "guard")
     waits = True
 
     def __init__(self, where, low, high, pile, slot, prompt):
@@ -516,10 +564,20 @@ class ChooseCardsOp(ChoiceOp):
         self.low, self.high, self.pile, self.slot, self.prompt = low, high, pile, slot, prompt
         self.cache = {}     # (sorted pile, low, high) -> moves: hands repeat, so do their choices
         self.fixed = False  # whether low and high are plain numbers (set by the compiler)
+        #: whether the pile may be hidden from the chooser (a deck, a hidden
+        #: pile): checked before waiting (``refuse_blind``; set by the compiler)
+        self.guard = True
 
     def run(self, st, fr):
+        if self.guard:
+            refuse_blind(self, st, fr, self.pile(st, fr))
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
+
+    def log_choice(self, st, fr, data):
+        k = len(data)
+        log_card_choice(self, st, fr, data, self.pile(st, fr),
+                        "nothing" if not k else "1 card" if k == 1 else f"{k} cards", k)
 
     def moves(self, st, fr):
         return self._cached(st, fr)[0]
@@ -943,15 +1001,19 @@ class ChooseOneOfOp(ChoiceOp):
     none, without a decision, when nothing matches.  ``label(st, x)`` names
     a thing in the log; a move's label is ``prefix`` and that name."""
 
-    __slots__ = ("matching", "label", "slot", "prompt", "prefix")
+    __slots__ = ("matching", "label", "slot", "prompt", "prefix", "pile")
     waits = True
 
-    def __init__(self, where, matching, label, slot, prompt, prefix=""):
+    def __init__(self, where, matching, label, slot, prompt, prefix="", pile=None):
         super().__init__(where)
         self.matching, self.label, self.slot, self.prompt = matching, label, slot, prompt
         self.prefix = prefix
+        #: for a card: fn(st, fr) -> the index of the pile it is chosen from
+        self.pile = pile
 
     def run(self, st, fr):
+        if self.pile is not None:
+            refuse_blind(self, st, fr, self.pile(st, fr))
         if not self.matching(st, fr):
             fr[self.slot] = None
             fr[PC] += 1
@@ -967,6 +1029,12 @@ class ChooseOneOfOp(ChoiceOp):
 
     def shown(self, st, value):
         return self.label(st, value)
+
+    def log_choice(self, st, fr, data):
+        if self.pile is None:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
+        else:
+            log_card_choice(self, st, fr, data, self.pile(st, fr), "a card", None)
 
 
 class ForEachOp(Op):

@@ -19,9 +19,13 @@ from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .compile import Program
 from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, _At, fault, rand_below
+from .visibility import Sight, sees
 
 #: ``State.current_player`` at a chance node.
 CHANCE = -1
+
+#: ``legal_moves`` / ``apply`` without ``player``: the embedding program's own call.
+_ANYONE = object()
 
 FORMAT = "rulelang-state/1"
 
@@ -100,30 +104,66 @@ class Result:
 @attrs.frozen
 class LogEntry:
     """One thing that happened.  ``text`` is for people, the rest for
-    programs."""
+    programs.
+
+    ``seen_by`` says who may read the entry in full: None (everyone), a
+    tuple of seats, or ``()`` (nobody: a card drawn into a deck or a shared
+    hidden pile).  Everyone else gets its public form: ``public`` for the
+    text and ``public_value`` for the value (``for_seat``).  ``State.log``
+    holds the entries in full (for the embedding program);
+    ``State.log_for(seat)`` gives a seat its own."""
 
     round: int
     player: Optional[int]
     kind: str
     text: str
     value: Any = None
-    #: What the other players may read, when it differs (a drawn card's
-    #: name is only for the player who drew it).
+    #: The text for those not in ``seen_by`` (when it is not None).
     public: Optional[str] = None
+    seen_by: Optional[tuple] = None
+    #: The value for those not in ``seen_by``.
+    public_value: Any = None
+
+    def for_seat(self, seat: Optional[int]) -> "LogEntry":
+        """The entry as ``seat`` (None: a spectator) may read it: itself, or
+        its public form (``text`` and ``value`` replaced by ``public`` and
+        ``public_value``), whose ``to_dict()`` is all that seat may see."""
+        if sees(self.seen_by, seat):
+            return self
+        return attrs.evolve(self, text=self.public if self.public is not None else f"({self.kind})",
+                            value=self.public_value)
 
     def text_for(self, viewer: Optional[int]) -> str:
-        """The entry as ``viewer`` may read it (None: a spectator)."""
-        if self.public is None or (viewer is not None and viewer == self.player):
-            return self.text
-        return self.public
+        """The text as ``viewer`` may read it (None: a spectator)."""
+        return self.for_seat(viewer).text
 
     def to_dict(self):
         v = self.value
         d = {"round": self.round, "player": self.player, "kind": self.kind,
              "text": self.text, "value": list(v) if isinstance(v, tuple) else v}
-        if self.public is not None:
+        if self.seen_by is not None:
+            pv = self.public_value
+            d["seen_by"] = list(self.seen_by)
             d["public"] = self.public
+            d["public_value"] = list(pv) if isinstance(pv, tuple) else pv
         return d
+
+    @classmethod
+    def from_dict(cls, d) -> "LogEntry":
+        """The entry ``to_dict`` gave.  An entry with a ``public`` text but
+        no ``seen_by`` (saved before ``seen_by`` existed) is read by nobody
+        in full."""
+        v = d.get("value")
+        if type(v) is list:
+            v = tuple(v)
+        if "public" not in d:       # read by everyone (most entries)
+            return cls(d["round"], d["player"], d["kind"], d["text"], v)
+        public, seen_by, pv = d["public"], d.get("seen_by"), d.get("public_value")
+        if seen_by is None:
+            seen_by = () if public is not None else None
+        return cls(d["round"], d["player"], d["kind"], d["text"], v, public,
+                   tuple(seen_by) if seen_by is not None else None,
+                   tuple(pv) if type(pv) is list else pv)
 
 
 class State:
@@ -162,7 +202,12 @@ class State:
     def is_chance_node(self) -> bool:
         return self.over is None and self.waiting == WAIT_CHANCE
 
-    def legal_moves(self) -> List[Move]:
+    def legal_moves(self, player=_ANYONE) -> List[Move]:
+        """Every legal move now (chance outcomes included).  With
+        ``player=seat``: that seat's moves, none unless it is its decision
+        (what a server gives a seat; see ``visibility``)."""
+        if player is not _ANYONE:
+            return Sight(self, player).moves()
         if self.over is not None:
             return []
         return list((self._moves or self._legal())[0])
@@ -184,11 +229,23 @@ class State:
             cached = self._moves = (moves, None, op)
         return cached
 
-    def apply(self, move) -> "State":
+    def apply(self, move, player=_ANYONE) -> "State":
         """Make a move (a ``Move`` or its label).  An illegal move raises
         ``IllegalMoveError`` and changes nothing; so does any other failure
         (a ``RulesetRuntimeError`` from a rule): the state is then exactly
-        as it was before the call.  Returns the state."""
+        as it was before the call.  Returns the state.
+
+        ``player=seat`` makes the move for that seat only (a server passes
+        the seat of the client that sent it): refused with
+        ``IllegalMoveError`` unless it is that seat's decision (a chance
+        outcome is no seat's), and the message then names only whose turn
+        it is; the message for a move the seat may not make lists only that
+        seat's own legal moves.  A seat that does not exist (or a bool, or
+        not an int) raises ``ValueError``."""
+        if player is not _ANYONE:
+            refused = Sight(self, player).refusal(move)
+            if refused is not None:
+                raise IllegalMoveError(refused, move)
         if self.over is not None:
             raise IllegalMoveError(f"the game is over ({self.over}); no move is legal", move)
         moves, by_label, op = self._moves or self._legal()
@@ -313,8 +370,16 @@ class State:
     def __hash__(self):
         return hash(json.dumps(self._plain(), sort_keys=True))
 
+    def log_for(self, player: Optional[int]) -> List[LogEntry]:
+        """The log as ``player`` (None: a spectator) may read it: each entry
+        in full or in its public form (``LogEntry.for_seat``).  A seat that
+        does not exist raises ``ValueError``."""
+        return Sight(self, player).log()
+
     @property
     def log(self) -> List[LogEntry]:
+        """Every entry in full: for the embedding program (a seat gets
+        ``log_for(seat)``)."""
         out = []
         node = self.log_tail
         while node is not None:
@@ -392,45 +457,11 @@ class State:
 
     def view(self, player: Optional[int]) -> Dict[str, Any]:
         """What ``player`` may see (None: a spectator): every stat, the
-        public piles, sizes only for decks and for others' hidden piles."""
-        prog = self.prog
-        players = []
-        names, K = prog.player_stat_names, prog.K
-        for seat in range(self.n):
-            stats = dict(zip(names, self.v[seat * K:(seat + 1) * K]))
-            piles = {}
-            for name in prog.player_piles:
-                cards = self.piles[self._pile_index(name, seat)]
-                if name in prog.hidden_piles and seat != player:
-                    piles[name] = {"size": len(cards)}
-                else:
-                    piles[name] = sorted(prog.card_names[c] for c in cards)
-            players.append({"seat": seat, "stats": stats, "piles": piles})
-        shared = {}
-        for name in prog.shared_piles:
-            cards = self.piles[prog.pile_index[name]]
-            if name in prog.deck_names or name in prog.hidden_piles:
-                shared[name] = {"size": len(cards)}
-            else:
-                shared[name] = sorted(prog.card_names[c] for c in cards)
-        pieces = {}
-        for pset, names in prog.piece_names.items():
-            pieces[pset] = [{"name": name, **self.piece(pset, name)} for name in names]
-        tracks = {}
-        for name, spaces in prog.track_data.items():
-            here = self.g[prog.gslot[name]]
-            tracks[name] = {"space": here, **spaces.get(here, {})}
-        view = {
-            "tracks": tracks,
-            "pieces": pieces,
-            "game": prog.rs.title, "viewer": player, "round": self.round,
-            "turn_player": self.turn_player, "current_player": self.current_player,
-            "over": self.over, "globals": {s.name: self.g[i] for i, s in enumerate(prog.global_stats)},
-            "players": players, "piles": shared,
-        }
-        if self.current_player == player and player is not None:
-            view["legal_moves"] = [m.label for m in self.legal_moves()]
-        return view
+        public piles, sizes only for decks and for others' hidden piles,
+        and its legal moves' labels when it is its decision
+        (``visibility.Sight``).  A seat that does not exist (or a bool, or
+        not an int) raises ``ValueError``."""
+        return Sight(self, player).view()
 
     def to_json(self) -> str:
         return json.dumps(self._plain(include_log=True), separators=(",", ":"))
@@ -457,9 +488,12 @@ class State:
 
     # ------------------------------------------------------- machine hooks
 
-    def note(self, player, kind, text, value, public=None):
+    def note(self, player, kind, text, value, public=None, seen_by=None, public_value=None):
+        """Log an entry; ``seen_by`` (see ``LogEntry``) when not everyone
+        may read it in full, with ``public`` and ``public_value`` for the rest."""
         if self.logging:
-            self.log_tail = (LogEntry(self.round, player, kind, text, value, public), self.log_tail)
+            self.log_tail = (LogEntry(self.round, player, kind, text, value, public, seen_by,
+                                      public_value), self.log_tail)
 
     def wait(self, kind, actor):
         self.waiting = kind
@@ -476,12 +510,6 @@ class State:
                 self.prog.filename, 1, 1,
                 f"rules call each other more than {self.limits.max_depth} levels deep "
                 f"(endless recursion?) while starting {name}", self.prog.source)
-
-    def pile_hidden(self, index):
-        """Whether the pile at ``index`` is seen only by its owner."""
-        if index < self.nshared:
-            return self.prog.shared_hidden[index]
-        return self.prog.player_hidden[(index - self.nshared) // self.n]
 
     def first_seat(self):
         f = self.prog.turn_first
@@ -740,8 +768,5 @@ class Game:
         st.chance_record = None
         st.steps = 0
         for e in d.get("log", ()):
-            v = e.get("value")
-            st.log_tail = (LogEntry(e["round"], e["player"], e["kind"], e["text"],
-                                    tuple(v) if isinstance(v, list) else v, e.get("public")),
-                           st.log_tail)
+            st.log_tail = (LogEntry.from_dict(e), st.log_tail)
         return st

@@ -1,0 +1,204 @@
+"""Who may see what: the one place that decides what each seat is given.
+
+A game hides two kinds of things: the cards of a *hidden pile* (``pile hand
+per player, hidden`` is seen only by its owner; a shared hidden pile by
+nobody) and the cards of every *deck* (seen by nobody, order and contents
+alike).  Everything else (stats, pieces, tracks, public piles, whose turn it
+is) is seen by everyone.
+
+Who may see a thing is a ``seen_by`` value, decided from public facts only
+(which pile a card goes to or comes from, never which card it is):
+
+    EVERYONE  (None)          everyone, spectators included
+    (1,)      a tuple of seats only those seats
+    NOBODY    (())            nobody (a deck, a shared hidden pile)
+
+Every piece of data a seat is given passes through ``Sight(state, seat)``,
+the visibility of one seat (``None``: a spectator) in one state:
+
+- ``view()``: the state, with each pile shown only if ``sees`` it
+  (otherwise its size);
+- ``entry(e)`` / ``log()``: each log entry in full when the seat is in its
+  ``seen_by``, otherwise its public form (``public`` text and
+  ``public_value``); the entry's ``seen_by`` is fixed when it is written
+  (``State.note``), by the op that writes it;
+- ``moves()``: the legal moves, only when it is that seat's decision (a
+  chance outcome is nobody's);
+- ``refusal(move)``: why the seat may not move now, saying nothing of
+  anyone's options (``State.apply(move, player=seat)``).
+
+The engine's own notes get their ``seen_by`` here too: ``pile_seen_by`` for
+a card drawn into, or chosen from, a pile, ``both`` when a line names
+cards from several places.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+#: ``seen_by`` of what everyone may see.
+EVERYONE = None
+#: ``seen_by`` of what nobody may see (a deck's cards, a shared hidden pile's).
+NOBODY = ()
+
+
+def check_seat(st, seat) -> None:
+    """Refuse anything that is not a seat of this game or None (a
+    spectator): ``ValueError`` (bools and numbers of other types too)."""
+    if seat is None:
+        return
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < st.n:
+        raise ValueError(f"no seat {seat!r} in this {st.n}-player game: a seat is a whole "
+                         f"number from 0 to {st.n - 1}, or None for a spectator")
+
+
+def sees(seen_by, seat) -> bool:
+    """Whether ``seat`` (None: a spectator) may see what ``seen_by`` covers."""
+    return seen_by is None or (seat is not None and seat in seen_by)
+
+
+def both(a, b):
+    """Who may see two things at once (a line naming both)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return tuple(s for s in a if s in b)
+
+
+def either(a, b):
+    """Who may see one thing or the other (``a`` united with ``b``)."""
+    if a is None or b is None:
+        return None
+    if all(s in a for s in b):
+        return a
+    return tuple(sorted(set(a) | set(b)))
+
+
+def pile_seen_by(st, index):
+    """Who may see the cards of the pile at ``index`` in ``st.piles``: its
+    owner for a hidden per-player pile, nobody for a deck or a shared
+    hidden pile, everyone for any other pile."""
+    return seen_by_pile(st)[index]
+
+
+def seen_by_pile(st) -> list:
+    """``pile_seen_by`` of every pile, by index (made once per program and
+    player count)."""
+    prog = st.prog
+    try:
+        return prog._seen_by_pile[st.n]
+    except (AttributeError, KeyError):
+        pass
+    table = [NOBODY if secret else EVERYONE for secret in prog.shared_secret]
+    for hidden in prog.player_hidden:
+        table += [(owner,) if hidden else EVERYONE for owner in range(st.n)]
+    prog.__dict__.setdefault("_seen_by_pile", {})[st.n] = table
+    return table
+
+
+def pile_name(st, index) -> str:
+    """A pile as a person names it: ``discard``, ``hand of P1``."""
+    prog = st.prog
+    if index < st.nshared:
+        return prog.shared_piles[index]
+    j, owner = divmod(index - st.nshared, st.n)
+    return f"{prog.player_piles[j]} of P{owner}"
+
+
+class Sight:
+    """What one seat (``None``: a spectator) may see of one state."""
+
+    __slots__ = ("st", "seat")
+
+    def __init__(self, st, seat):
+        check_seat(st, seat)
+        self.st = st
+        self.seat = seat
+
+    def sees(self, seen_by) -> bool:
+        return sees(seen_by, self.seat)
+
+    def entry(self, e):
+        """Log entry ``e`` as this seat may read it (``LogEntry.for_seat``)."""
+        return e.for_seat(self.seat)
+
+    def log(self) -> List[Any]:
+        seat = self.seat
+        return [e.for_seat(seat) for e in self.st.log]
+
+    def moves(self) -> List[Any]:
+        """The legal moves if it is this seat's decision, else none."""
+        st = self.st
+        if self.seat is None or st.over is not None or st.current_player != self.seat:
+            return []
+        return st.legal_moves()
+
+    def refusal(self, move) -> Optional[str]:
+        """Why this seat may not make a move now (None: it may try; the
+        move itself is checked as any move is).  The reason names only
+        public facts: whose turn it is, or that the game is over."""
+        st = self.st
+        if st.over is not None:
+            return None     # the usual message: no move is legal
+        if self.seat is None:
+            return "a spectator makes no moves"
+        who = st.current_player
+        if who != self.seat:
+            now = "a chance outcome is due" if st.is_chance_node else f"P{who} is to move"
+            return f"it is not P{self.seat}'s decision now ({now}); no move of P{self.seat}'s is legal"
+        return None
+
+    def view(self) -> Dict[str, Any]:
+        """Every stat, piece and track; the public piles; sizes only for
+        decks and for the hidden piles this seat may not see."""
+        st = self.st
+        prog = st.prog
+        seat = self.seat
+        card_names = prog.card_names
+        piles = st.piles
+        players = []
+        names, K = prog.player_stat_names, prog.K
+        n, nshared = st.n, st.nshared
+        # Each pile as ``sees(pile_seen_by(...), seat)`` decides.
+        shown = [sorted([card_names[c] for c in cards])
+                 if seen is None or (seat is not None and seat in seen) else {"size": len(cards)}
+                 for cards, seen in zip(piles, seen_by_pile(st))]
+        player_piles = prog.player_piles
+        for owner in range(n):
+            stats = dict(zip(names, st.v[owner * K:(owner + 1) * K]))
+            mine = {name: shown[nshared + j * n + owner] for j, name in enumerate(player_piles)}
+            players.append({"seat": owner, "stats": stats, "piles": mine})
+        shared = dict(zip(prog.shared_piles, shown))
+        pieces = {}
+        g = st.g
+        for pset, pnames in prog.piece_names.items():      # as State.piece gives them
+            fixed = list(prog.piece_attr[pset].items())
+            fields = list(prog.piece_slot[pset].items())
+            at, PK = prog.piece_base[pset], prog.piece_K[pset]
+            shown_pieces = []
+            for i, name in enumerate(pnames):
+                piece = {"name": name}
+                for attr, values in fixed:
+                    piece[attr] = values[i]
+                base = at + i * PK
+                for field, k in fields:
+                    piece[field] = g[base + k]
+                shown_pieces.append(piece)
+            pieces[pset] = shown_pieces
+        tracks = {}
+        for name, spaces in prog.track_data.items():
+            here = st.g[prog.gslot[name]]
+            tracks[name] = {"space": here, **spaces.get(here, {})}
+        view = {
+            "tracks": tracks,
+            "pieces": pieces,
+            "game": prog.rs.title, "viewer": seat, "round": st.round,
+            "turn_player": st.turn_player, "current_player": st.current_player,
+            "over": st.over, "globals": {s.name: st.g[i] for i, s in enumerate(prog.global_stats)},
+            "players": players, "piles": shared,
+        }
+        moves = self.moves()
+        if moves:
+            view["legal_moves"] = [m.label for m in moves]
+        return view
