@@ -295,6 +295,12 @@ Expr = Union[
     NoDice,
 ]
 
+#: What a card, a piece or a track's space prints: a number, yes/no, none
+#: or a word (a name).
+Literal = Union[Num, Bool, NoneLit, Name]
+#: A stat's bound: a number or the name of a constant.
+Bound = Union[Num, Name]
+
 # ---------------------------------------------------------------- statements
 
 
@@ -626,8 +632,8 @@ class Stat:
     scope: str = _f("one per player, one in all, one per player reset each turn, "
                     "or one per piece of a set", enum=["player", "global", "turn", "piece"])
     initial: Expr
-    min: Optional[Expr] = None   # a number or a constant's name
-    max: Optional[Expr] = None
+    min: Optional[Bound] = None
+    max: Optional[Bound] = None
     values: Optional[Tuple[str, ...]] = _name(default=None)
     spaces: Optional[Tuple["Space", ...]] = None
     pos: Optional[Pos] = _pos()
@@ -645,7 +651,7 @@ class Prop:
     """A card's property: a number, yes/no, none or a word."""
 
     name: str = _name()
-    value: Expr
+    value: Literal
     pos: Optional[Pos] = _pos()
 
 
@@ -682,7 +688,7 @@ class PieceProp:
     state values: a number, yes/no, none or a word."""
 
     name: str = _name()
-    value: Expr
+    value: Literal
     pos: Optional[Pos] = _pos()
 
 

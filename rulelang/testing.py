@@ -533,6 +533,7 @@ class _Runner:
             twin = restored.clone()
             if twin != restored:
                 raise _Failed("clone", "a clone does not equal the state")
+            self._check_atomic(restored, move)
             labels.append(move.label)
             twin.chance_record = record
             twin.apply(move.label)
@@ -548,6 +549,22 @@ class _Runner:
             st = twin
             step += 1
         return labels, states, outcomes
+
+    @staticmethod
+    def _check_atomic(st: State, move: Move):
+        """The move made in a copy whose limits are so tight that most moves
+        fail inside ``apply`` (a jump back or a rule called is past them):
+        a failed apply leaves the copy exactly as ``st``."""
+        probe = st.clone()
+        probe.limits = attrs.evolve(probe.limits, max_steps=1, max_depth=max(1, len(probe.stack)))
+        try:
+            probe.apply(move.label)
+        except RulesetError:
+            if probe != st or probe.log_tail is not st.log_tail:
+                raise _Failed("atomic", f"a failed apply({move.label!r}) changed the state") from None
+        except Exception as e:  # noqa: BLE001 - any other exception is an engine bug
+            raise _Failed("atomic", f"apply({move.label!r}) past a limit raised "
+                                    f"{type(e).__name__} ({e}), not RulesetError") from None
 
     def _check_position(self, st: State, step: int, rng: random.Random):
         """The legal-moves, chance and view checks; returns the legal moves,

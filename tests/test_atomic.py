@@ -6,6 +6,8 @@ refused."""
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
 import rulelang
@@ -35,6 +37,7 @@ rule again { x += 1; again }
 end "done" when round > 5
 '''
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 GAME = rulelang.loads(FAULTS, "faults.rules", limits=Limits(max_choices=2))
 KINDS = ["loop", "overflow", "missing", "deep", "dice"]
 
@@ -141,3 +144,15 @@ def test_chance_moves_are_checked_by_value_too():
     with pytest.raises(IllegalMoveError):
         state.apply(forged)
     state.apply(move)
+
+
+def test_the_harness_checks_atomicity_at_every_step(monkeypatch):
+    """check_ruleset makes each move once more in a copy with limits so
+    tight that the apply fails, and checks the copy is unchanged: with the
+    roll-back switched off, it reports 'atomic'."""
+    from rulelang.testing import check_ruleset
+    game = rulelang.load(ROOT / "rulesets" / "northpole.rules")
+    assert check_ruleset(game, games=2, seed=0, fresh_games=0).ok
+    monkeypatch.setattr(State, "_become", lambda self, other: None)
+    report = check_ruleset(game, games=2, seed=0, fresh_games=0)
+    assert not report.ok and {f.check for f in report.failures} == {"atomic"}
