@@ -124,19 +124,37 @@ class Shape:
     def refuse(self, x, parts, detail=None):
         raise _err(parts, detail or f"expected {self.what}, not {_what(x)}")
 
+    def ok(self, x, cx) -> bool:
+        """Whether ``check`` passes (without paths or messages: the quick
+        way through a document that is right)."""
+        raise NotImplementedError
+
+    def all_ok(self, items, start, cx) -> bool:
+        ok = self.ok
+        for i in range(start, len(items)):
+            if not ok(items[i], cx):
+                return False
+        return True
+
     def check_all(self, items, start, parts, cx):
         """``check`` each of ``items[start:]`` (item ``i`` at ``parts + (i,)``)."""
-        check = self.check
+        if self.all_ok(items, start, cx):
+            return
+        ok, check = self.ok, self.check
         for i in range(start, len(items)):
-            check(items[i], parts + (i,), cx)
+            if not ok(items[i], cx):
+                check(items[i], parts + (i,), cx)
 
 
 class Int(Shape):
+    """A whole number; no save holds one beyond 64 bits (a seed)."""
+
     def __init__(self, lo=None, hi=None, what=None):
-        self.lo, self.hi = lo, hi
+        self.lo = -M64 if lo is None else lo
+        self.hi = M64 if hi is None else hi
         if what is None:
-            if lo is not None and hi is not None:
-                what = f"a whole number from {lo} to {hi}"
+            if hi is not None:
+                what = f"a whole number from {self.lo} to {hi}"
             elif lo is not None:
                 what = f"a whole number of at least {lo}"
             else:
@@ -160,12 +178,15 @@ class Int(Shape):
         if (self.lo is not None and x < self.lo) or (self.hi is not None and x > self.hi):
             self.refuse(x, parts)
 
-    def check_all(self, items, start, parts, cx):
+    def ok(self, x, cx):
+        return type(x) is int and (self.lo is None or x >= self.lo) and \
+            (self.hi is None or x <= self.hi)
+
+    def all_ok(self, items, start, cx):
         rest = items[start:] if start else items
-        if rest and all(type(x) is int for x in rest) and \
-                (self.lo is None or min(rest) >= self.lo) and (self.hi is None or max(rest) <= self.hi):
-            return
-        super().check_all(items, start, parts, cx)
+        return not rest or (all(type(x) is int for x in rest) and
+                            (self.lo is None or min(rest) >= self.lo) and
+                            (self.hi is None or max(rest) <= self.hi))
 
 
 class Str(Shape):
@@ -182,12 +203,15 @@ class Str(Shape):
     def fits(self, x):
         return isinstance(x, str)
 
-    def check_all(self, items, start, parts, cx):
+    def ok(self, x, cx):
+        return type(x) is str and len(x) <= cx.max_text and \
+            (not self.pattern or re.fullmatch(self.pattern, x) is not None)
+
+    def all_ok(self, items, start, cx):
         rest = items[start:] if start else items
-        if not self.pattern and all(type(x) is str for x in rest) and \
-                (not rest or max(map(len, rest)) <= cx.max_text):
-            return
-        super().check_all(items, start, parts, cx)
+        if self.pattern:
+            return super().all_ok(items, start, cx)
+        return all(type(x) is str for x in rest) and (not rest or max(map(len, rest)) <= cx.max_text)
 
     def check(self, x, parts, cx):
         if not isinstance(x, str):
@@ -208,6 +232,9 @@ class Bool(Shape):
     def fits(self, x):
         return x is True or x is False
 
+    def ok(self, x, cx):
+        return x is True or x is False
+
     def check(self, x, parts, cx):
         if x is not True and x is not False:
             self.refuse(x, parts)
@@ -220,6 +247,9 @@ class Null(Shape):
         return {"type": "null"}
 
     def fits(self, x):
+        return x is None
+
+    def ok(self, x, cx):
         return x is None
 
     def check(self, x, parts, cx):
@@ -239,6 +269,9 @@ class Enum(Shape):
 
     def fits(self, x):
         return any(type(x) is type(v) for v in self.values)
+
+    def ok(self, x, cx):
+        return any(type(x) is type(v) and x == v for v in self.values)
 
     def check(self, x, parts, cx):
         if not any(type(x) is type(v) and x == v for v in self.values):
@@ -263,6 +296,15 @@ class Arr(Shape):
 
     def fits(self, x):
         return isinstance(x, list)
+
+    def ok(self, x, cx):
+        if type(x) is not list or len(x) < len(self.prefix) or \
+                (self.items is None and len(x) != len(self.prefix)):
+            return False
+        for i, shape in enumerate(self.prefix):
+            if not shape.ok(x[i], cx):
+                return False
+        return self.items is None or self.items.all_ok(x, len(self.prefix), cx)
 
     def check(self, x, parts, cx):
         if not isinstance(x, list):
@@ -294,6 +336,18 @@ class Obj(Shape):
     def fits(self, x):
         return isinstance(x, dict)
 
+    def ok(self, x, cx):
+        if type(x) is not dict:
+            return False
+        fields = self.fields
+        for key, value in x.items():
+            shape = fields.get(key)
+            if shape is None or not shape.ok(value, cx):
+                return False
+        if len(x) == len(fields):
+            return True
+        return len(x) - sum(1 for k in self.optional if k in x) == len(fields) - len(self.optional)
+
     def check(self, x, parts, cx):
         if not isinstance(x, dict):
             self.refuse(x, parts)
@@ -320,6 +374,9 @@ class Map(Shape):
     def fits(self, x):
         return isinstance(x, dict)
 
+    def ok(self, x, cx):
+        return type(x) is dict and all(self.values.ok(v, cx) for v in x.values())
+
     def check(self, x, parts, cx):
         if not isinstance(x, dict):
             self.refuse(x, parts)
@@ -337,6 +394,12 @@ class AnyOf(Shape):
 
     def fits(self, x):
         return any(o.fits(x) for o in self.options)
+
+    def ok(self, x, cx):
+        for o in self.options:
+            if o.fits(x):
+                return o.ok(x, cx)
+        return False
 
     def check(self, x, parts, cx):
         for o in self.options:
@@ -383,30 +446,35 @@ class Value(Shape):
             return
         self.refuse(x, parts)
 
-    def check_all(self, items, start, parts, cx):
-        check = self.check
+    def ok(self, x, cx, depth=0):
+        t = type(x)
+        if t is int:
+            return -M64 <= x <= M64
+        if x is None or t is bool:
+            return True
+        if t is str:
+            return len(x) <= cx.max_text
+        if t is list:
+            if depth >= cx.max_nesting:
+                return False
+            ok = self.ok
+            for item in x:
+                if not ok(item, cx, depth + 1):
+                    return False
+            return True
+        return False
+
+    def all_ok(self, items, start, cx):
+        ok = self.ok
         for i in range(start, len(items)):
             x = items[i]
-            if x is not None:
-                check(x, parts + (i,), cx)
-
-
-class Later(Shape):
-    """A place whose values the game decides (a stat, a local): the
-    schema says ``shape``; the checks against the game (``Spec``) are
-    stricter than it, so it is not checked twice."""
-
-    def __init__(self, shape):
-        self.shape, self.what = shape, shape.what
-
-    def schema(self):
-        return self.shape.schema()
-
-    def check(self, x, parts, cx):
-        pass
-
-    def check_all(self, items, start, parts, cx):
-        pass
+            t = type(x)
+            if t is int:
+                if not -M64 <= x <= M64:
+                    return False
+            elif x is not None and t is not bool and not ok(x, cx):
+                return False
+        return True
 
 
 HEX16 = Str(r"[0-9a-f]{16}", "a ruleset fingerprint (16 hex digits)")
@@ -415,14 +483,13 @@ SEAT = Int(0, what="a seat (a whole number of at least 0)")
 OPTIONS = AnyOf(Null(), Map(AnyOf(Str(), Null(), Arr(AnyOf(Str(), Null()))),
                             what="the options given at setup"))
 VALUE = Value()
-GAME_VALUE = Later(VALUE)
 
 LOG_ENTRY = Obj({
     "round": Int(0), "player": AnyOf(SEAT, Null()), "kind": Str(), "text": Str(),
     "value": VALUE, "public": AnyOf(Str(), Null()),
 }, optional=("public",), what="a log entry")
 
-FRAME = Arr(GAME_VALUE, prefix=(Int(0, what="a code number"), Int(0, what="a program counter"), SEAT),
+FRAME = Arr(VALUE, prefix=(Int(0, what="a code number"), Int(0, what="a program counter"), SEAT),
             what="a frame: [code, pc, player, locals...]")
 
 STATE = Obj({
@@ -432,8 +499,8 @@ STATE = Obj({
     "chance": Enum(["sample", "explicit"]),
     "seed": Int(0, M64),
     "rng": Int(0, M64),
-    "v": Arr(GAME_VALUE, what="the players' stats"),
-    "g": Arr(GAME_VALUE, what="the global stats and the pieces' values"),
+    "v": Arr(VALUE, what="the players' stats"),
+    "g": Arr(VALUE, what="the global stats and the pieces' values"),
     "piles": Arr(Arr(Int(0, what="a card id")), what="the piles"),
     "stack": Arr(FRAME, what="the stack of frames"),
     "waiting": Enum([WAIT_NONE, WAIT_CHANCE, WAIT_DECISION]),
@@ -575,10 +642,6 @@ def _object(pairs):
     return out
 
 
-#: A run of digits longer than any whole number a save holds (2**64 has 20).
-_LONG_DIGITS = re.compile(r"\d{25}")
-
-
 def read(text, limits, what="save") -> Any:
     """The JSON document in ``text`` (str or bytes), read within the limits:
     its size (``max_save_bytes``), its values (``max_nodes``) and nesting
@@ -603,9 +666,10 @@ def read(text, limits, what="save") -> Any:
         source = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise SaveError("$", f"the {what} is not UTF-8 text (at byte {e.start})") from None
-    # Numbers are read by a hook (which refuses a long one before Python
-    # converts it) only when the text has a long run of digits somewhere.
-    hooks = {"parse_int": _parse_int} if _LONG_DIGITS.search(source) else {}
+    # Python refuses to convert a number of more digits than its limit
+    # (4300 by default); without that limit a hook refuses long numbers.
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    hooks = {} if 0 < limit <= 100_000 else {"parse_int": _parse_int}
     try:
         doc = json.loads(source, parse_float=_parse_float, parse_constant=_parse_constant,
                          object_pairs_hook=_object, **hooks)
@@ -616,7 +680,10 @@ def read(text, limits, what="save") -> Any:
     except json.JSONDecodeError as e:
         raise SaveError("$", f"the {what} is not valid JSON: {e.msg} at line {e.lineno}, "
                              f"column {e.colno}") from None
-    except ValueError as e:     # anything else the reader refuses
+    except ValueError as e:     # a number of more digits than Python converts
+        if "digits" in str(e):
+            raise SaveError("$", f"the {what} holds a number of more digits than any save "
+                                 f"holds") from None
         raise SaveError("$", f"the {what} cannot be read as JSON: {e}") from None
     if len(data) > 2 * limits.max_nodes:     # (a value takes two bytes at least)
         _measure(doc, limits, what)
@@ -707,7 +774,9 @@ def _head(doc, shape, fmt, what, game):
                                         f"reads {fmt}")
         raise SaveError("$.format", f"not a rulelang {what} (its format is {_what(got)}, "
                                     f"not {json.dumps(fmt)})")
-    shape.check(doc, (), _Context(game.limits))
+    cx = _Context(game.limits)
+    if not shape.ok(doc, cx):
+        shape.check(doc, (), cx)
 
 
 def _same_ruleset(doc, game, what):
@@ -1322,9 +1391,11 @@ def _check_stack(spec, doc, n):
     name = prog.code_names[code]
     where = ("stack", top, 1)
     if doc["rerolling"]:
-        if not (type(op) is O.RollOp and waiting == WAIT_DECISION and prog.reroll is not None):
-            raise SaveError("$.rerolling", "a reroll is offered only at a roll, as a decision, in "
-                                           "a ruleset with a reroll rule")
+        if prog.reroll is None or waiting != WAIT_DECISION:
+            raise SaveError("$.rerolling", "a reroll is offered only as a decision, in a ruleset "
+                                           "with a reroll rule")
+        if type(op) is not O.RollOp:
+            raise _err(where, f"a reroll is offered at a roll; {name} rolls nothing at pc {pc}")
         if doc["turn_player"] is None or doc["actor"] != doc["turn_player"]:
             raise SaveError("$.actor", "a reroll is offered to the turn's player")
         if fr[op.slot] is None:
