@@ -860,11 +860,12 @@ class Spec:
         typed = _Typed(rs, prog.limits)
         typed.run()
         self.typed = typed
+        # Every word a rule can work out: the ruleset's words and what its
+        # cards, pieces and track spaces print.
         words = set(prog.enum_values)
-        for table in (prog.track_data, ):
-            for spaces in table.values():
-                for printed in spaces.values():
-                    words.update(v for v in printed.values() if isinstance(v, str))
+        for spaces in prog.track_data.values():
+            for printed in spaces.values():
+                words.update(v for v in printed.values() if isinstance(v, str))
         for values in prog.card_props.values():
             words.update(v for v in values.values() if isinstance(v, str))
         for attrs_of in prog.piece_attr.values():
@@ -1507,6 +1508,19 @@ def _probe(st):
     st._moves = None
 
 
+def _bounded(fn):
+    """``fn``, with a ``RecursionError`` (a document nested deeper than the
+    interpreter can follow, under limits an embedder raised) as a refusal."""
+    def run(*args, **kw):
+        try:
+            return fn(*args, **kw)
+        except RecursionError:
+            raise SaveError("$", "the document is nested too deeply to check") from None
+    run.__name__, run.__doc__ = fn.__name__, fn.__doc__
+    return run
+
+
+@_bounded
 def restore(game, text, key=None):
     """``Game.restore``: the state in ``text``, checked (see the module)."""
     doc = read(text, game.limits, "save")
@@ -1525,9 +1539,16 @@ def restore(game, text, key=None):
     if st.over is None and st.waiting == WAIT_CHANCE:
         fr = st.stack[-1]
         op = spec.prog.codes[fr[0]][fr[PC]]
-        if type(op) is O.DrawOp and not st.piles[op.src(st, fr)]:
-            raise _err(("stack", len(st.stack) - 1, 1), "a draw waits for a card from an empty "
-                                                        "deck (an empty deck is refilled first)")
+        if type(op) is O.DrawOp:
+            try:
+                src = st.piles[op.src(st, fr)]
+            except Exception as e:
+                raise _err(("stack", len(st.stack) - 1), f"the pile a draw waits on cannot be "
+                                                         f"found ({type(e).__name__}: {e})") from None
+            if not src:
+                raise _err(("stack", len(st.stack) - 1, 1), "a draw waits for a card from an "
+                                                            "empty deck (an empty deck is "
+                                                            "refilled first)")
     _probe(st)
     return st
 
@@ -1602,6 +1623,7 @@ def replay_doc(st, seed=True, key=None):
     return doc
 
 
+@_bounded
 def replay(game, text, seed=None, key=None):
     """``Game.replay``: the game the replay in ``text`` describes, made with
     ``new_game`` and played move by move."""

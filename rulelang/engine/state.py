@@ -767,3 +767,6 @@ class Game:
 
 
 from . import saves as _saves  # noqa: E402  (saves.py builds states: it needs this module)
+
+#: The format of ``State.to_json()`` (kept here too for those who import it).
+FORMAT = _saves.FORMAT
