@@ -19,8 +19,7 @@ the setup options answered in advance.  At every step it checks:
     the outcomes are distinct, and the probabilities add up to exactly 1;
 ``restore``
     ``game.restore(state.to_json())`` equals the state and saves to the
-    same data (its history and log too), and ``game.replay(state.to_replay())``
-    gives the state again (at the end and after 1, 2, 4, 8 … moves);
+    same data (its history and log too);
 ``clone``
     a clone (of the restored state) equals it, and moving the clone leaves
     the original as it was.  The game goes on from that clone, so a state
@@ -36,7 +35,9 @@ the setup options answered in advance.  At every step it checks:
 ``replay``
     the seed and the list of moves give the same state at every step, in
     this process and in fresh processes under other ``PYTHONHASHSEED``
-    values (a game that rolls dice behind the API's back fails this);
+    values (a game that rolls dice behind the API's back fails this), and
+    ``game.replay(state.to_replay())`` gives the state again (checked with
+    the restore, at the end and after 1, 2, 4, 8 … moves);
 ``explicit-agrees``
     feeding explicit mode the chance outcomes that sample mode drew gives
     the same game, step by step;
@@ -590,7 +591,7 @@ class _Runner:
         if st.is_over or made & (made - 1) == 0:
             again = self.game.replay(st.to_replay())
             if again != st or again.history != st.history:
-                raise _Failed("restore", "Game.replay(state.to_replay()) does not give the state")
+                raise _Failed("replay", "Game.replay(state.to_replay()) does not give the state")
         return restored
 
     def _check_over(self, st: State):
