@@ -37,7 +37,7 @@ the setup options answered in advance.  At every step it checks:
     this process and in fresh processes under other ``PYTHONHASHSEED``
     values (a game that rolls dice behind the API's back fails this), and
     ``game.replay(state.to_replay())`` gives the state again (checked with
-    the restore, at the end and after 1, 2, 4, 8 … moves);
+    the restore, at the end and after 0, 1, 4, 16, 64 … moves);
 ``explicit-agrees``
     feeding explicit mode the chance outcomes that sample mode drew gives
     the same game, step by step;
@@ -585,10 +585,10 @@ class _Runner:
         if restored.history != st.history:
             raise _Failed("restore", "the restored state has another history")
         # The replay form gives the state again (at the end, and when the
-        # number of moves is a power of two: a long game is replayed a few
+        # number of moves is a power of four: a long game is replayed a few
         # times only).
         made = len(st.history)
-        if st.is_over or made & (made - 1) == 0:
+        if st.is_over or (made & (made - 1) == 0 and made.bit_length() % 2 == 1) or made == 0:
             again = self.game.replay(st.to_replay())
             if again != st or again.history != st.history:
                 raise _Failed("replay", "Game.replay(state.to_replay()) does not give the state")

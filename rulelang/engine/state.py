@@ -133,7 +133,9 @@ class State:
     part of the game: not compared, cloned or saved.
 
     ``hist`` holds the labels of the moves made (``history``), newest
-    first, as a linked tuple ``(label, rest)`` that clones share."""
+    first, as a linked tuple ``(label, rest)`` that clones share; it ends in
+    None, or in a 1-tuple ``(labels,)`` of the moves before (a restored
+    state's, kept as one tuple)."""
 
     __slots__ = ("game", "prog", "n", "explicit", "seed", "rng", "v", "g", "piles",
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
@@ -321,6 +323,8 @@ class State:
         out = []
         node = self.hist
         while node is not None:
+            if len(node) == 1:
+                return [*node[0], *reversed(out)]
             out.append(node[0])
             node = node[1]
         out.reverse()
