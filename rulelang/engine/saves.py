@@ -30,7 +30,7 @@ import re
 import sys
 import weakref
 from collections import Counter
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
 from .. import ir
 from ..check import ANY, BOOL, CARD, CARDS, NUM, PLAYER, POOL, TEXT, Checker
