@@ -19,7 +19,7 @@ the setup options answered in advance.  At every step it checks:
     the outcomes are distinct, and the probabilities add up to exactly 1;
 ``restore``
     ``game.restore(state.to_json())`` equals the state and saves to the
-    same data;
+    same data (its history and log too);
 ``clone``
     a clone (of the restored state) equals it, and moving the clone leaves
     the original as it was.  The game goes on from that clone, so a state
@@ -46,7 +46,9 @@ the setup options answered in advance.  At every step it checks:
 ``replay``
     the seed and the list of moves give the same state at every step, in
     this process and in fresh processes under other ``PYTHONHASHSEED``
-    values (a game that rolls dice behind the API's back fails this);
+    values (a game that rolls dice behind the API's back fails this), and
+    ``game.replay(state.to_replay())`` gives the state again (checked with
+    the restore, at the end and after 0, 1, 4, 16, 64 … moves);
 ``explicit-agrees``
     feeding explicit mode the chance outcomes that sample mode drew gives
     the same game, step by step;
@@ -788,6 +790,16 @@ class _Runner:
             raise _Failed("restore", "the restored state does not save to the same JSON")
         if st.logging and _log_of(restored) != _log_of(st):
             raise _Failed("restore", "the restored state has another log")
+        if restored.history != st.history:
+            raise _Failed("restore", "the restored state has another history")
+        # The replay form gives the state again (at the end, and when the
+        # number of moves is a power of four: a long game is replayed a few
+        # times only).
+        made = len(st.history)
+        if st.is_over or (made & (made - 1) == 0 and made.bit_length() % 2 == 1) or made == 0:
+            again = self.game.replay(st.to_replay())
+            if again != st or again.history != st.history:
+                raise _Failed("replay", "Game.replay(state.to_replay()) does not give the state")
         return restored
 
     def _check_over(self, st: State):

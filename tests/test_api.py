@@ -109,7 +109,7 @@ def test_restore_equals_and_continues_identically(chance):
 def test_restore_refuses_another_ruleset():
     """A state saved from one ruleset does not restore into another."""
     other = rulelang.loads('game "Other"\nplayers 1..1\n')
-    with pytest.raises(ValueError, match="different ruleset"):
+    with pytest.raises(rulelang.SaveError, match=r"^\$\.ruleset: the save belongs to another ruleset"):
         other.restore(mid_game().to_json())
 
 

@@ -26,6 +26,38 @@ def _seen_by_nobody(st, fr):
     """Who may see a card whose place is not known (a rule's card parameter)."""
     return NOBODY
 
+#: What a local of a frame may hold.  The compiler records, for each local
+#: of each code, the kinds of value the code puts there
+#: (``Program.local_kinds``); a restored state is checked against them
+#: (``saves.py``).  A kind is a tuple whose first item says what it is:
+#:
+#: ``("value",)``                 anything a rule works out: a number, yes/no,
+#:                                none, a word, a tuple of numbers (dice, cards)
+#: ``("seat",)``                  none or a seat
+#: ``("card",)``                  none or a card id
+#: ``("cards",)``                 none or a tuple of card ids
+#: ``("piece", SET)``             none or the index of a piece of SET
+#: ``("roll", N, S)``             none or the sum of N dice of S sides
+#: ``("dice", S)``                none or the faces of a pool of S-sided dice
+#: ``("count",)``                 none or a whole number (cards still to draw)
+#: ``("probe",)``                 always none (room for a question's temporary,
+#:                                set only in a copy of the frame)
+#:
+#: and the work of a loop or an op, none except while the frame is inside
+#: the loop that starts at ``PC`` (or waits at the op at ``PC``):
+#:
+#: ``("each-player", PC)``        (passes made, first seat): ``ForEachOp``
+#: ``("each-card", PC)``          (the cards, passes made): ``ForEachCardOp``
+#: ``("each-piece", PC)``         passes made: ``ForEachPieceOp``
+#: ``("repeat", PC)``             passes left: ``CounterOp``
+#: ``("pool-work", PC, S)``       (faces rolled, dice left): ``PoolOp``
+#: ``("roll-off", PC, S)``        (contenders, their rolls): ``RollOffOp``
+LOCAL_KINDS = ("value", "seat", "card", "cards", "piece", "roll", "dice", "count", "probe",
+               "each-player", "each-card", "each-piece", "repeat", "pool-work", "roll-off")
+VALUE, SEAT, CARD, CARDS, COUNT, PROBE = ("value",), ("seat",), ("card",), ("cards",), \
+    ("count",), ("probe",)
+_PARAM_KINDS = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE}
+
 
 class Program:
     """Everything the machine needs, built from one ruleset."""
@@ -103,6 +135,8 @@ class Program:
         self.codes = []        # list of op lists
         self.code_names = []
         self.nlocals = []
+        #: per code, per local: the kinds of value it may hold (``LOCAL_KINDS``)
+        self.local_kinds = []
         self.rule_code = {}
         self.table_code = {}
         self.table_rows = {}
@@ -188,6 +222,7 @@ class Program:
         self.codes.append([])
         self.code_names.append(name)
         self.nlocals.append(0)
+        self.local_kinds.append([])
         self.code_wheres.append([])
         return len(self.codes) - 1
 
@@ -232,7 +267,7 @@ class Program:
         for dt in rs.draw_triggers:
             code = self._new_code(f"on draw from {dt.deck} (line {dt.pos.line if dt.pos else '?'})")
             ctx = Ctx(self, code, self.code_names[code])
-            slot = ctx.local(dt.var)
+            slot = ctx.local(dt.var, CARD)
             ctx.card_locals.add(dt.var)
             ctx.card_from[dt.var] = [O.DrawOp.drawn_seen_by]
             ctx.card_scope.append(slot)
@@ -253,7 +288,7 @@ class Program:
         for r in rs.rules:
             ctx = Ctx(self, self.rule_code[r.name], f"rule {r.name}")
             for param in r.params:       # parameters are the first locals
-                ctx.local(param.name)
+                ctx.local(param.name, _PARAM_KINDS.get(param.type) or ("piece", param.type))
                 if param.type in self.piece_sets:
                     ctx.piece_locals[param.name] = param.type
                 elif param.type == "card":
@@ -311,7 +346,7 @@ class Program:
     def _build_table(self, table):
         code = self.table_code[table.name]
         ctx = Ctx(self, code, f"table {table.name}")
-        slot = ctx.local("$roll")  # local 0: the roll
+        slot = ctx.local("$roll", ("roll", 1, table.sides))  # local 0: the roll
         assert slot == LOCALS
         ctx.emit(O.RollOp(ctx.where(table), 1, table.sides, slot, f"{table.name}"))
         dispatch = {}
@@ -485,16 +520,35 @@ class Ctx:
         self.code.append(op)
         return op
 
-    def local(self, name):
+    def local(self, name, kind):
+        """The slot of local ``name``, which here gets a value of ``kind``
+        (one of ``LOCAL_KINDS``; a name used again may add a kind)."""
         if name not in self.locals:
             self.locals[name] = LOCALS + self.nlocals
             self.nlocals += 1
-        return self.locals[name]
+        slot = self.locals[name]
+        self.holds(slot, kind)
+        return slot
 
-    def temp(self):
+    def temp(self, kind):
+        """A new slot for the machine's own use, holding values of ``kind``."""
         slot = LOCALS + self.nlocals
         self.nlocals += 1
+        self.holds(slot, kind)
         return slot
+
+    def holds(self, slot, kind):
+        """Record that local ``slot`` of this code may hold a ``kind`` of
+        value (``Program.local_kinds``: what a restored state is checked
+        against)."""
+        if self.code_id is None:
+            return
+        kinds = self.prog.local_kinds[self.code_id]
+        i = slot - LOCALS
+        if len(kinds) <= i:
+            kinds.extend(() for _ in range(i + 1 - len(kinds)))
+        if kind not in kinds[i]:
+            kinds[i] += (kind,)
 
     def done(self):
         if self.code_id is not None:
@@ -588,23 +642,30 @@ class Ctx:
             for roll in _rolls_in(node):
                 if id(roll) in self.hoisted:
                     continue
-                slot = self.temp()
+                if isinstance(roll, ir.Roll):
+                    slot = self.temp(("roll", roll.count, roll.sides))
+                elif isinstance(roll, ir.Pool):
+                    slot = self.temp(("dice", roll.sides))
+                else:
+                    slot = self.temp(SEAT)
                 self.hoisted[id(roll)] = slot
                 if isinstance(roll, ir.Roll):
                     self.emit(O.RollOp(self.where(roll), roll.count, roll.sides, slot,
                                        f"{roll.count if roll.count > 1 else ''}d{roll.sides}"))
                 elif isinstance(roll, ir.Pool):
                     count = self.expr(roll.count)
-                    self.emit(O.PoolOp(self.where(roll), count, roll.sides, slot, self.temp()))
+                    work = self.temp(("pool-work", len(self.code), roll.sides))
+                    self.emit(O.PoolOp(self.where(roll), count, roll.sides, slot, work))
                 else:
-                    self.emit(O.RollOffOp(self.where(roll), roll.sides, slot, self.temp()))
+                    work = self.temp(("roll-off", len(self.code), roll.sides))
+                    self.emit(O.RollOffOp(self.where(roll), roll.sides, slot, work))
 
     def simple(self, s):
         """A straight-line statement as a function (for reroll costs)."""
         if isinstance(s, ir.Assign):
             return self.assign_fn(s)
         if isinstance(s, ir.Let):
-            slot = self.local(s.name)
+            slot = self.local(s.name, VALUE)
             f = self.expr(s.value)
 
             def let(st, fr):
@@ -700,7 +761,7 @@ class Ctx:
         return f"st.v[{who} * {prog.K} + {prog.pslot[t.name]}]", keep
 
     def s_Let(self, s):
-        slot = self.local(s.name)
+        slot = self.local(s.name, VALUE)
         self.let_seen(s)
         f = self.expr(s.value)
 
@@ -720,7 +781,7 @@ class Ctx:
             j.target = len(self.code)
 
     def s_Repeat(self, s):
-        work = self.temp()
+        work = self.temp(("repeat", len(self.code)))
         head = len(self.code)
         op = self.emit(O.CounterOp(self.where(s), work, self.expr(s.times)))
         self._loop_body(s.body, head, [work], None, s)
@@ -736,7 +797,7 @@ class Ctx:
         self._close_loop()
 
     def s_ChooseCard(self, s):
-        var = self.local(s.var)
+        var = self.local(s.var, CARD)
         self.card_locals.add(s.var)
         self.card_from[s.var] = self.pile_seen(s.pile)
         pile = self.pile(s.pile)
@@ -758,13 +819,13 @@ class Ctx:
                                   prefix=f"{s.prompt}: " if s.prompt else "", pile=pile))
 
     def s_ForEachCard(self, s):
-        var = self.local(s.var)
+        var = self.local(s.var, CARD)
         self.card_locals.add(s.var)
         self.card_from[s.var] = self.pile_seen(s.pile)
         self.card_scope.append(var)
         cond = self.cond_expr(s.cond) if s.cond is not None else None
         self.card_scope.pop()
-        work = self.temp()
+        work = self.temp(("each-card", len(self.code)))
         head = len(self.code)
         op = self.emit(O.ForEachCardOp(self.where(s), work, var, self.pile(s.pile), cond))
         self._loop_body(s.body, head, [work], None, s)
@@ -772,12 +833,12 @@ class Ctx:
         self._close_loop()
 
     def s_ForEachPiece(self, s):
-        var = self.local(s.var)
+        var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
         self.piece_scope.append((s.pieces, var))
         cond = self.cond_expr(s.cond) if s.cond is not None else None
         self.piece_scope.pop()
-        work = self.temp()
+        work = self.temp(("each-piece", len(self.code)))
         head = len(self.code)
         op = self.emit(O.ForEachPieceOp(self.where(s), work, var, len(self.prog.piece_names[s.pieces]), cond))
         self._loop_body(s.body, head, [work], None, s)
@@ -785,7 +846,7 @@ class Ctx:
         self._close_loop()
 
     def s_ChoosePiece(self, s):
-        var = self.local(s.var)
+        var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
         matching, _ = _pieces_matching(self, s.pieces, s.cond)
         names = self.prog.piece_names[s.pieces]
@@ -793,8 +854,8 @@ class Ctx:
                                   s.prompt or f"choose from {s.pieces}"))
 
     def s_ForEachPlayer(self, s):
-        work, saved = self.temp(), self.temp()
-        var = self.local(s.var) if s.var else None
+        work, saved = self.temp(("each-player", len(self.code))), self.temp(SEAT)
+        var = self.local(s.var, SEAT) if s.var else None
         cond = self.cond_expr(s.cond) if s.cond is not None else None
         head = len(self.code)
         op = self.emit(O.ForEachOp(self.where(s), work, saved, var, s.other, cond))
@@ -821,7 +882,7 @@ class Ctx:
 
     def s_Test(self, s):
         test = self.prog.rs.test
-        slot = self.temp()
+        slot = self.temp(("roll", 1, test.sides))
         self.emit(O.RollOp(self.where(s), 1, test.sides, slot,
                            f"test of {s.target.name}" if isinstance(s.target, ir.Name) else "test"))
         target = self.expr(s.target)
@@ -872,7 +933,7 @@ class Ctx:
                                   self.wheres, self.prog.gen_consts))
 
     def s_Draw(self, s):
-        work = self.temp()
+        work = self.temp(COUNT)
         self.line_op(s, f"fr[{work}] = {Source(self).src(s.count)}")
         refill = self.prog.refill.get(s.source.name)
         refill_i = self.prog.pile_index.get(refill) if refill else None
@@ -924,7 +985,7 @@ class Ctx:
         op_holder.append(self.emit(O.Exec(self.where(s), move)))
 
     def s_ChooseCards(self, s):
-        slot = self.local(s.var)
+        slot = self.local(s.var, CARDS)
         self.chosen_locals.add(s.var)
         self.card_from[s.var] = self.pile_seen(s.pile)
         op = self.emit(O.ChooseCardsOp(self.where(s), self.expr(s.low), self.expr(s.high),
@@ -985,13 +1046,13 @@ class Ctx:
             op.target = len(self.code)
 
     def s_PickPiece(self, s):
-        var = self.local(s.var)
+        var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
         matching, _ = _pieces_matching(self, s.pieces, s.cond)
         self.emit(O.PickPieceOp(self.where(s), matching, self.prog.piece_names[s.pieces], var))
 
     def s_ChooseNumber(self, s):
-        var = self.local(s.var)
+        var = self.local(s.var, VALUE)
         self.emit(O.ChooseNumberOp(self.where(s), self.expr(s.low), self.expr(s.high), var,
                                    s.prompt or s.var))
 
@@ -1445,7 +1506,7 @@ def _probe(fr, slot):
 def _pieces_matching(ctx, pset, cond):
     """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``
     (compiled with the piece in scope in a temporary local)."""
-    slot = ctx.temp()
+    slot = ctx.temp(PROBE)
     n = len(ctx.prog.piece_names[pset])
     if cond is not None and all(isinstance(x, _INLINE) for x in ir.walk(cond)):
         # One generated loop (see Source.s_PieceQuery), no call per piece.
@@ -1874,13 +1935,13 @@ class PureBlock:
             self.each_player(s, depth)
         elif isinstance(s, ir.ForEachPiece):
             ctx = self.ctx
-            var = ctx.local(s.var)
+            var = ctx.local(s.var, ("piece", s.pieces))
             ctx.piece_locals[s.var] = s.pieces
             self.each(f"for fr[{var}] in range({len(ctx.prog.piece_names[s.pieces])}):",
                       ctx.piece_scope, (s.pieces, var), s, depth)
         elif isinstance(s, ir.ForEachCard):
             ctx = self.ctx
-            var = ctx.local(s.var)
+            var = ctx.local(s.var, CARD)
             ctx.card_locals.add(s.var)
             ctx.card_from[s.var] = ctx.pile_seen(s.pile)
             # Over the cards the pile holds when the loop starts.
@@ -1889,7 +1950,7 @@ class PureBlock:
         elif isinstance(s, ir.Stop):
             self.line(depth, "break")
         elif isinstance(s, ir.Let):
-            slot = self.ctx.local(s.name)
+            slot = self.ctx.local(s.name, VALUE)
             self.ctx.let_seen(s)
             self.line(depth, f"fr[{slot}] = {src(s.value)}")
         elif isinstance(s, ir.Assign):
@@ -1962,7 +2023,7 @@ class PureBlock:
         me, first, i = src.temp(), src.temp(), src.temp()
         self.line(depth, f"{me} = fr[{PLAYER}]")
         self.line(depth, f"{first} = {self.ctx.prog.first_seat_src}")
-        seat = f"fr[{ctx.local(s.var)}]" if s.var else f"fr[{PLAYER}]"
+        seat = f"fr[{ctx.local(s.var, SEAT)}]" if s.var else f"fr[{PLAYER}]"
         if not s.var:
             self.line(depth, "try:")
             depth += 1

@@ -27,8 +27,6 @@ CHANCE = -1
 #: ``legal_moves`` / ``apply`` without ``player``: the embedding program's own call.
 _ANYONE = object()
 
-FORMAT = "rulelang-state/1"
-
 
 class Move:
     """One legal decision (or chance outcome).  ``label`` is unique among
@@ -173,12 +171,17 @@ class State:
     settled in sample mode is appended as the label explicit mode offers
     for it ("roll 4", "draw Trek"), so that a sampled game can be replayed
     move for move in explicit mode (``rulelang.testing`` does).  It is not
-    part of the game: not compared, cloned or saved."""
+    part of the game: not compared, cloned or saved.
+
+    ``hist`` holds the labels of the moves made (``history``), newest
+    first, as a linked tuple ``(label, rest)`` that clones share; it ends in
+    None, or in a 1-tuple ``(labels,)`` of the moves before (a restored
+    state's, kept as one tuple)."""
 
     __slots__ = ("game", "prog", "n", "explicit", "seed", "rng", "v", "g", "piles",
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
-                 "limits", "logging", "_moves", "chance_record", "steps")
+                 "limits", "logging", "_moves", "chance_record", "steps", "hist")
 
     # ------------------------------------------------------------ public API
 
@@ -275,6 +278,7 @@ class State:
             if isinstance(e, RulesetError) or not isinstance(e, Exception):
                 raise
             raise _fault(self, op, e) from e
+        self.hist = (found.label, self.hist)
         return self
 
     def _find(self, move, moves, by_label, op):
@@ -350,6 +354,7 @@ class State:
         c._moves = self._moves      # immutable once made: a clone shares it
         c.chance_record = None
         c.steps = 0
+        c.hist = self.hist
         return c
 
     __copy__ = clone
@@ -375,6 +380,23 @@ class State:
         in full or in its public form (``LogEntry.for_seat``).  A seat that
         does not exist raises ``ValueError``."""
         return Sight(self, player).log()
+
+    @property
+    def history(self) -> List[str]:
+        """The label of every move made since ``new_game`` (in explicit mode
+        the chance outcomes too), oldest first: with the game's setup, what
+        ``to_replay`` saves.  Not part of ``==``.  Values set directly
+        (``set_stat``, ``set_pile``, ``set_piece``) are not moves and are not
+        in it."""
+        out = []
+        node = self.hist
+        while node is not None:
+            if len(node) == 1:
+                return [*node[0], *reversed(out)]
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
 
     @property
     def log(self) -> List[LogEntry]:
@@ -463,12 +485,34 @@ class State:
         not an int) raises ``ValueError``."""
         return Sight(self, player).view()
 
-    def to_json(self) -> str:
-        return json.dumps(self._plain(include_log=True), separators=(",", ":"))
+    def to_json(self, key=None) -> str:
+        """The whole state as JSON text (``docs/saves.md``), for
+        ``Game.restore``.  With ``key`` (bytes or str, the embedder's
+        secret) the save carries an HMAC-SHA256 of its canonical form, and
+        ``Game.restore(text, key=key)`` refuses it if anything was changed."""
+        d = self._plain(include_log=True)
+        if key is not None:
+            d["mac"] = _saves.mac_of(d, key)
+        return json.dumps(d, separators=(",", ":"))
+
+    def to_replay(self, *, seed: bool = True, key=None) -> str:
+        """The game as its setup (players, seed, chance mode, options) and
+        the labels of its moves (``history``), as JSON text for
+        ``Game.replay``.  ``seed=False`` leaves the seed out (for a client:
+        the server keeps it and gives it to ``Game.replay``); with ``key``
+        the replay carries an HMAC-SHA256 like ``to_json``'s."""
+        return json.dumps(_saves.replay_doc(self, seed, key), separators=(",", ":"))
+
+    def __reduce__(self):
+        # A pickle is trusted input (it can run code anyway): the state
+        # comes back from its plain form without the checks of ``restore``.
+        return (_saves.state_from_plain, (self.game, self._plain(include_log=True), self.limits))
 
     def _plain(self, include_log=False):
+        """The state as plain data; with ``include_log`` also its history
+        and log (what ``to_json`` saves)."""
         d = {
-            "format": FORMAT, "ruleset": self.game.fingerprint, "players": self.n,
+            "format": _saves.FORMAT, "ruleset": self.game.fingerprint, "players": self.n,
             "chance": "explicit" if self.explicit else "sample", "seed": self.seed,
             "rng": self.rng, "v": self.v, "g": self.g, "piles": self.piles,
             "stack": self.stack, "waiting": self.waiting, "actor": self.actor,
@@ -478,6 +522,7 @@ class State:
             "options": self.options, "logging": self.logging,
         }
         if include_log:
+            d["history"] = self.history
             d["log"] = [e.to_dict() for e in self.log]
         return d
 
@@ -586,12 +631,6 @@ def _fault(st, op, e):
     return fault(st, op, e)
 
 
-def _tuplify(x):
-    if isinstance(x, list):
-        return tuple(_tuplify(i) for i in x)
-    return x
-
-
 class Game:
     """A loaded, checked and compiled ruleset: makes and restores states."""
 
@@ -622,6 +661,16 @@ class Game:
 
     def __repr__(self):
         return f"<Game {self.title!r} players {self.min_players}..{self.max_players}>"
+
+    def __reduce__(self):
+        # Pickled as its ruleset and limits; compiled again when loaded.
+        return (_saves.unpickle_game, (self.fingerprint, self.ruleset, self.limits))
+
+    def __copy__(self):
+        return self     # a game does not change: a copy is the game itself
+
+    def __deepcopy__(self, memo):
+        return self
 
     def new_game(self, players: Optional[int] = None, seed: Optional[int] = None,
                  chance: str = "sample", options: Optional[Dict[str, Any]] = None,
@@ -670,6 +719,7 @@ class Game:
         st.chance_record = None
         st.steps = 0
         st.log_tail = None
+        st.hist = None
         K = prog.K
         st.v = [0] * (n * K)
         st.g = [None] * len(prog.global_stats)
@@ -732,41 +782,30 @@ class Game:
             results.append(st.result())
         return results
 
-    def restore(self, text: str) -> State:
-        """A state from ``State.to_json()`` text."""
-        d = json.loads(text)
-        if d.get("format") != FORMAT:
-            raise ValueError(f"not a saved rulelang state (format {d.get('format')!r})")
-        if d.get("ruleset") != self.fingerprint:
-            raise ValueError("this state was saved from a different ruleset")
-        st = State.__new__(State)
-        st.game = self
-        st.prog = self.prog
-        st.n = d["players"]
-        st.explicit = d["chance"] == "explicit"
-        st.seed = d["seed"]
-        st.rng = d["rng"]
-        st.v = list(d["v"])
-        st.g = list(d["g"])
-        st.piles = [list(p) for p in d["piles"]]
-        st.nshared = len(self.prog.shared_piles)
-        st.stack = [[_tuplify(x) for x in f] for f in d["stack"]]
-        st.waiting = d["waiting"]
-        st.actor = d["actor"]
-        st.rerolling = d["rerolling"]
-        st.turn_player = d["turn_player"]
-        st.round = d["round"]
-        st.order_pos = d["order_pos"]
-        st.skips = tuple(d["skips"])
-        st.test = tuple(d["test"]) if d["test"] is not None else None
-        st.over = d["over"]
-        st.options = d["options"]
-        st.limits = self.limits
-        st.logging = d.get("logging", True)
-        st.log_tail = None
-        st._moves = None
-        st.chance_record = None
-        st.steps = 0
-        for e in d.get("log", ()):
-            st.log_tail = (LogEntry.from_dict(e), st.log_tail)
-        return st
+    def restore(self, text, *, key=None) -> State:
+        """The state saved in ``text`` (``State.to_json()``; str or bytes).
+        The save is untrusted: it is read within ``Limits.max_save_bytes``,
+        ``max_nodes`` and ``max_nesting``, checked against the declared
+        shape (``schema/state.schema.json``) and against this game (every
+        value of its kind, every card where it can be, every frame where
+        its code waits or calls), and the state is tried (legal moves,
+        views, result).  Anything wrong raises ``rulelang.SaveError``
+        naming the place (``$.piles[3][7]``) and the reason.  With ``key``
+        a save whose MAC is missing or wrong is refused (``to_json(key=)``).
+        The state gets the game's limits."""
+        return _saves.restore(self, text, key)
+
+    def replay(self, text, *, seed: Optional[int] = None, key=None) -> State:
+        """The game a replay (``State.to_replay()``) describes: made with
+        ``new_game`` and played again move by move, so it can only be a game
+        of legal moves.  A move that is not legal is refused with
+        ``SaveError`` at ``$.moves[i]``.  ``seed``: the game's seed, when the
+        replay leaves it out (or must agree with it); ``key`` as for
+        ``restore``."""
+        return _saves.replay(self, text, seed, key)
+
+
+from . import saves as _saves  # noqa: E402  (saves.py builds states: it needs this module)
+
+#: The format of ``State.to_json()`` (kept here too for those who import it).
+FORMAT = _saves.FORMAT
