@@ -242,3 +242,17 @@ def test_a_fault_in_a_rule_called_from_a_rule_names_the_callee():
     with pytest.raises(rulelang.RulesetRuntimeError) as err:
         g.new_game(players=1)
     assert err.value.line == 5 and "rule inner" in err.value.message
+
+
+def test_a_reaction_or_an_on_draw_rule_may_draw():
+    """A 'whenever' whose body draws, and an 'on draw' rule that draws from
+    its own deck, load and run (the deck's 'on draw' rules are known before
+    any body is compiled; loading used to fail with an AttributeError)."""
+    g = game('per player { x 0  low no }\ndeck d { A x3  B x3 }\npile hand per player\n'
+             'whenever x >= 2 { draw 1 from d to hand }\n'
+             'on draw from d as c where size of hand < 3 { draw 1 from d to hand }\n'
+             'turn { phase a { x += 1\n if x >= 3: end game "done" } }', players="1..1")
+    state = g.new_game(seed=1)
+    while not state.is_over:
+        state.apply(state.legal_moves()[0])
+    assert len(state.pile("hand", 0)) == 3

@@ -260,10 +260,11 @@ class Program:
             cond = ctx.cond_expr(trig.cond)
             for name in ir.names_in(trig.cond):
                 self.trigger_conds.setdefault(name, []).append((cond, code))
-        for trig, code in zip(rs.triggers, trigger_codes):
-            Ctx(self, code, self.code_names[code]).finish(trig.body)
-        # 'on draw' rules: code whose first local is the card drawn.
-        self.draw_hooks = {}      # deck name -> [(cond or None, code, nlocals)]
+        # 'on draw' rules: code whose first local is the card drawn.  Every
+        # draw (in any body, a reaction's or an 'on draw' rule's own) needs
+        # the deck's rules, so they are all made before any body.
+        self.draw_hooks = {}      # deck name -> [(cond or None, code)]
+        hook_bodies = []
         for dt in rs.draw_triggers:
             code = self._new_code(f"on draw from {dt.deck} (line {dt.pos.line if dt.pos else '?'})")
             ctx = Ctx(self, code, self.code_names[code])
@@ -273,8 +274,12 @@ class Program:
             ctx.card_scope.append(slot)
             cond = ctx.cond_expr(dt.cond) if dt.cond is not None else None
             ctx.card_scope.pop()
-            ctx.finish(dt.body)
             self.draw_hooks.setdefault(dt.deck, []).append((cond, code))
+            hook_bodies.append((ctx, dt.body))
+        for trig, code in zip(rs.triggers, trigger_codes):
+            Ctx(self, code, self.code_names[code]).finish(trig.body)
+        for ctx, body in hook_bodies:
+            ctx.finish(body)
         if rs.reroll is not None:
             ctx = Ctx(self, None, "reroll")
             cond = ctx.cond_expr(rs.reroll.cond)
