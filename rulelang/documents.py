@@ -11,8 +11,8 @@ shape check then refuses where a number is wanted).  On the way:
 - no document holds more than ``Limits.max_nodes`` values or nests deeper
   than ``Limits.max_nesting`` levels (counted on the data: twice the IR's
   nesting, as each node sits in a list or a field);
-- a number with more digits than any limit allows is not read
-  (``shape.HugeNumber`` stands for it, so it is reported at its place);
+- a number with more digits than any limit allows, a fraction or NaN is
+  not read (``Odd`` stands for it, so it is reported at its place);
 - a mapping that gives one key twice is refused (two readers would not
   agree on what it says).
 
@@ -23,13 +23,13 @@ place in the document.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Callable, List, Optional, Tuple
 
 import yaml
 
 from .errors import RulesetSyntaxError
 from .limits import DEFAULT, Limits
-from .shape import HugeNumber
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: much faster
 _Parser = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
@@ -68,20 +68,46 @@ def form_of(path: str) -> Optional[str]:
 
 # ------------------------------------------------------------------ JSON
 
-class _Refused(Exception):
-    def __init__(self, message):
+
+class Odd:
+    """Stands for a value JSON can hold but no document of ours does (a
+    number of more digits than any limit allows, a fraction, NaN), kept
+    where it was read so that the check of the document's shape reports it
+    at its place."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str):
+        self.what = what
+
+
+class DocumentError(Exception):
+    """Text that is not a JSON document we read: ``message`` and, where the
+    reader knows it, ``line`` and ``column`` (each caller raises its own
+    error from it: ``RulesetSyntaxError``, ``SaveError``)."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1):
         super().__init__(message)
-        self.message = message
+        self.message, self.line, self.column = message, line, column
 
 
 def _number(digits: str):
     if len(digits) > MAX_DIGITS:
-        return HugeNumber(len(digits.lstrip("-")))
+        return Odd(f"a number of {len(digits.lstrip('-'))} digits")
     return int(digits)
 
 
-def _no_constant(word: str):
-    raise _Refused(f"{word} is not a number a document may hold")
+def _fraction(text: str):
+    return Odd(f"the number {text[:30]} (whole numbers are written without a fraction or an "
+               f"exponent)")
+
+
+def _constant(word: str):
+    return Odd(f"{word} (not a number a document holds)")
+
+
+class _Twice(Exception):
+    pass
 
 
 def _pairs(pairs: List[Tuple[str, Any]]):
@@ -90,24 +116,46 @@ def _pairs(pairs: List[Tuple[str, Any]]):
         seen = set()
         for k, _ in pairs:
             if k in seen:
-                raise _Refused(f"the key {k!r} is given twice in one mapping")
+                raise _Twice(k)
             seen.add(k)
     return out
 
 
+def decode_json(source: str, places: bool = True) -> Any:
+    """The plain data of JSON text: mappings (no key given twice), lists,
+    texts, whole numbers, true/false/null; a number too long to read, a
+    fraction or NaN becomes an ``Odd`` where it stands.  Raises
+    ``DocumentError``.  ``places=False`` lets Python's own bound on the
+    digits of a number (4 300 by default) refuse long numbers, without a
+    place but faster (for big documents of numbers: saves)."""
+    hooks = {"parse_int": _number}
+    if not places and 0 < getattr(sys, "get_int_max_str_digits", lambda: 0)() <= 100_000:
+        hooks = {}
+    try:
+        return json.loads(source, parse_float=_fraction, parse_constant=_constant,
+                          object_pairs_hook=_pairs, **hooks)
+    except json.JSONDecodeError as e:
+        raise DocumentError(f"not valid JSON: {e.msg}", e.lineno, e.colno) from None
+    except _Twice as e:
+        raise DocumentError(f"the key {json.dumps(e.args[0])} is given twice in one "
+                            f"mapping") from None
+    except RecursionError:
+        raise DocumentError("the document is nested too deeply to read") from None
+    except ValueError as e:     # a number of more digits than Python converts
+        raise DocumentError(f"a number of more digits than any document holds ({e})") from None
+
+
 def _read_json(text: str, filename: str, limits: Limits) -> Any:
     try:
-        return json.loads(text, parse_int=_number, parse_constant=_no_constant,
-                          object_pairs_hook=_pairs)
-    except json.JSONDecodeError as e:
-        raise RulesetSyntaxError.at(filename, e.lineno, e.colno, f"not valid JSON: {e.msg}",
-                                    text) from None
-    except _Refused as e:
-        raise RulesetSyntaxError.at(filename, 1, 1, f"not a valid document: {e.message}") from None
-    except RecursionError:
-        # (Nesting the reader can follow is measured by the shape check.)
-        raise RulesetSyntaxError.at(filename, 1, 1, f"the document is nested more than "
-                                    f"{data_depth(limits)} levels deep (Limits.max_nesting)") from None
+        return decode_json(text)
+    except DocumentError as e:
+        message = e.message
+        if "nested too deeply" in message:
+            message = f"the document is nested more than {data_depth(limits)} levels deep " \
+                      f"(Limits.max_nesting)"
+        elif not message.startswith("not valid JSON"):
+            message = f"not a valid document: {message}"
+        raise RulesetSyntaxError.at(filename, e.line, e.column, message, text) from None
 
 
 # ------------------------------------------------------------------ YAML

@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import attrs
 
 from . import ir
+from .documents import Odd
 from .limits import DEFAULT, Limits
 
 #: The serialized form's version (``serialize.FORMAT`` re-exports it).
@@ -44,17 +45,6 @@ _TEXT = re.compile(ir.TEXT_PATTERN)
 MAX_PROBLEMS = 50
 
 Path = Tuple[Union[str, int], ...]
-
-
-class HugeNumber:
-    """Stands for a number too long to be read (the document readers put it
-    where a number has more digits than any limit allows), so the walk can
-    report it at its place."""
-
-    __slots__ = ("digits",)
-
-    def __init__(self, digits: int):
-        self.digits = digits
 
 
 # ------------------------------------------------------------------ specs
@@ -119,8 +109,8 @@ def _what(value) -> str:
         return repr(value[:40] + "…" if len(value) > 40 else value)
     if isinstance(value, float):
         return f"the number {value!r}"
-    if isinstance(value, HugeNumber):
-        return f"a number of {value.digits} digits"
+    if isinstance(value, Odd):
+        return value.what
     if isinstance(value, int):
         return str(value) if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
     return f"a {type(value).__name__}"

@@ -283,7 +283,7 @@ def test_a_state_of_another_ruleset_is_refused_at_its_fingerprint():
 @pytest.mark.parametrize("text, path, word", [
     ("", "$", "not valid JSON"),
     ("[1, 2]", "$", "JSON object"),
-    ("{\"format\": \"rulelang-state/2\", \"format\": 1}", "$", "appears twice"),
+    ("{\"format\": \"rulelang-state/2\", \"format\": 1}", "$", "given twice"),
     ("{\"format\": NaN}", "$.format", "NaN"),
     ("{\"format\": 1.5}", "$.format", "fraction"),
     ("[" * 100_000 + "]" * 100_000, "$", "nested too deeply"),
@@ -452,7 +452,7 @@ def tampered(name, chance, st, rng, every=True):
         yield "list lengthened or shortened", True, edit(lambda d, key=key: d[key].append(d[key][-1] if d[key] else 0))
         if base[key]:
             yield "list lengthened or shortened", True, edit(lambda d, key=key: d[key].pop())
-    for i, fr in enumerate(base["stack"]):
+    for i in range(len(base["stack"])):
         yield "list lengthened or shortened", True, edit(lambda d, i=i: d["stack"][i].append(None))
         yield "list lengthened or shortened", True, edit(lambda d, i=i: d["stack"][i].pop())
     for key in ("history", "log"):

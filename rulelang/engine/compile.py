@@ -1093,7 +1093,7 @@ class Ctx:
                 if st.logging:
                     st.note(fr[PLAYER], "log", "".join(f(st, fr) for f in shown), None)
         else:
-            masked = [f if not src else (lambda st, fr, word=self.masked(p): word)
+            masked = [f if not src else _constant(self.masked(p))
                       for p, f, src in zip(parts, shown, seen)]
             sources = [f for src in seen for f in src]
 
@@ -1496,6 +1496,11 @@ class Ctx:
                 vals.append(value(st, probe))
             return pick(vals) if vals else 0
         return extreme
+
+
+def _constant(value):
+    """fn(st, fr) -> ``value``."""
+    return lambda st, fr: value
 
 
 def _probe(fr, slot):

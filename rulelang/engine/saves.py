@@ -27,13 +27,13 @@ import hmac
 import json
 import pathlib
 import re
-import sys
 import weakref
 from collections import Counter
 from typing import Any, Dict
 
-from .. import ir
+from .. import documents, ir
 from ..check import ANY, BOOL, CARD, CARDS, NUM, PLAYER, POOL, TEXT, Checker
+from ..documents import Odd
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError, SaveError
 from . import ops as O
 from . import state as _state
@@ -71,20 +71,9 @@ def _err(parts, reason) -> SaveError:
     return SaveError(json_path(parts), reason)
 
 
-class _Odd:
-    """A value JSON can hold but a save never does (a fraction, NaN, a
-    number of more digits than any save needs), kept where it was read so
-    that the check reports its place."""
-
-    __slots__ = ("what",)
-
-    def __init__(self, what):
-        self.what = what
-
-
 def _what(x) -> str:
     """How a JSON value is named in a reason."""
-    if isinstance(x, _Odd):
+    if isinstance(x, Odd):
         return x.what
     if x is None:
         return "null"
@@ -170,7 +159,7 @@ class Int(Shape):
         return s
 
     def fits(self, x):
-        return type(x) is int or isinstance(x, _Odd)
+        return type(x) is int or isinstance(x, Odd)
 
     def check(self, x, parts, cx):
         if type(x) is not int:
@@ -651,36 +640,6 @@ class _Context:
         self.max_nesting = limits.max_nesting
 
 
-def _parse_float(text):
-    return _Odd(f"the number {text[:30]} (a save holds whole numbers only, written without "
-                f"a fraction or an exponent)")
-
-
-def _parse_int(text):
-    if len(text) > 24:
-        return _Odd(f"a number of {len(text.lstrip('-'))} digits (more than any save holds)")
-    return int(text)
-
-
-def _parse_constant(text):
-    return _Odd(f"{text} (not a number a save holds)")
-
-
-class _Duplicate(Exception):
-    pass
-
-
-def _object(pairs):
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _Duplicate(key)
-            seen.add(key)
-    return out
-
-
 def read(text, limits, what="save") -> Any:
     """The JSON document in ``text`` (str or bytes), read within the limits:
     its size (``max_save_bytes``), its values (``max_nodes``) and nesting
@@ -705,25 +664,13 @@ def read(text, limits, what="save") -> Any:
         source = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise SaveError("$", f"the {what} is not UTF-8 text (at byte {e.start})") from None
-    # Python refuses to convert a number of more digits than its limit
-    # (4300 by default); without that limit a hook refuses long numbers.
-    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
-    hooks = {} if 0 < limit <= 100_000 else {"parse_int": _parse_int}
+    # (Long numbers are refused by Python's own bound on their digits,
+    # fast; saves are big documents of numbers.)
     try:
-        doc = json.loads(source, parse_float=_parse_float, parse_constant=_parse_constant,
-                         object_pairs_hook=_object, **hooks)
-    except RecursionError:
-        raise SaveError("$", f"the {what} is nested too deeply to read") from None
-    except _Duplicate as e:
-        raise SaveError("$", f"the key {json.dumps(e.args[0])} appears twice in one object") from None
-    except json.JSONDecodeError as e:
-        raise SaveError("$", f"the {what} is not valid JSON: {e.msg} at line {e.lineno}, "
-                             f"column {e.colno}") from None
-    except ValueError as e:     # a number of more digits than Python converts
-        if "digits" in str(e):
-            raise SaveError("$", f"the {what} holds a number of more digits than any save "
-                                 f"holds") from None
-        raise SaveError("$", f"the {what} cannot be read as JSON: {e}") from None
+        doc = documents.decode_json(source, places=False)
+    except documents.DocumentError as e:
+        where = f" at line {e.line}, column {e.column}" if e.message.startswith("not valid") else ""
+        raise SaveError("$", f"the {what}: {e.message}{where}") from None
     if len(data) > 2 * limits.max_nodes:     # (a value takes two bytes at least)
         _measure(doc, limits, what)
     return doc
@@ -894,7 +841,7 @@ class Spec:
         rs = prog.rs
         self.game = game
         self.prog = prog
-        self.big = big = prog.limits.max_number
+        self.big = prog.limits.max_number
         self.max_dice = game.limits.max_dice
         typed = _Typed(rs, prog.limits)
         typed.run()
