@@ -39,7 +39,8 @@ max_values          1 000 000   load: values a state can hold: per-player
                                 the rule with the most locals (a local holds
                                 a number, a pool of at most ``max_dice``
                                 dice, or cards of a pile)
-max_log_entries     1 000 000   run: entries in one game's log
+max_log_entries     1 000 000   run: entries in one game's log (an entry
+                                counts one more for each 100 characters)
 max_save_bytes      10 000 000  restore: size of a saved state or a replay
 max_history         100 000     restore: moves in a replay
 ==================  ==========  =============================================

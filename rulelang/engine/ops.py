@@ -78,18 +78,25 @@ def draw_work(n, cards, per_card):
     return max(0, min(n, cards)) * (per_card + (cards >> 3))
 
 
+#: A log entry counts one more against ``Limits.max_log_entries`` for each
+#: this many characters of its text (so the log's size is bounded, not only
+#: its length).
+LOG_CHARACTERS = 100
+
+
 def logged(st, entry):
     """The log's new last node with ``entry``: (entry, the node before,
-    the number of entries).  Past ``Limits.max_log_entries``, stop."""
+    the log's size: its entries, each counting one more for every
+    LOG_CHARACTERS characters).  Past ``Limits.max_log_entries``, stop."""
     tail = st.log_tail
-    if tail is None:
-        n = 1
-    elif len(tail) > 2:
-        n = tail[2] + 1
-    else:                   # a log rebuilt as pairs: counted once
-        n, node = 1, tail
+    n = 1 + len(entry.text) // LOG_CHARACTERS
+    if tail is not None and len(tail) > 2:
+        n += tail[2]
+    else:                   # a log rebuilt as pairs (a restored one): sized once
+        node = tail
         while node is not None:
-            n, node = n + 1, node[1]
+            n += 1 + len(node[0].text) // LOG_CHARACTERS
+            node = node[1]
     if n > st.limits.max_log_entries:
         raise RuleFault(f"the game's log would hold more than {st.limits.max_log_entries} "
                         f"entries (Limits.max_log_entries)")
