@@ -1820,7 +1820,7 @@ class Work:
     #: A callee of at most this much work is counted with its caller's (no
     #: count at run time); a bigger one when it starts, as it may well not
     #: be called at all (a rule called on one side of an 'if').
-    INLINE = 256
+    INLINE = 1000
 
     def __init__(self, prog):
         rs = prog.rs
