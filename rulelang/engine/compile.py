@@ -121,6 +121,9 @@ class Program:
         self.code_work = []
         self.code_pos = []
         self.stmt_sizes = {}   # id of a statement -> its IR nodes (``Ctx.size``)
+        self.card_tables = {}  # (property, default) -> its value for each card (``card_table``)
+        self.card_ids = None   # card name -> its ids (``cards_named``)
+        self.track_tables = {}  # (track, value) -> {space: that value}
         self.fn_src = {}       # compiled fn(st, fr) -> its Python source (same meaning)
         self.cond_src = {}     # ... for a condition: source whose truth is the same
         self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
@@ -156,10 +159,33 @@ class Program:
                     self.piece_init.append(given.get(st.name, _literal(st.initial)))
                 for name, value in given.items():
                     if name not in self.piece_slot[ps.name]:
-                        attrs_of.setdefault(name, [None] * len(ps.pieces))[i] = value
+                        column = attrs_of.get(name)
+                        if column is None:      # (made once: not a list a piece)
+                            column = attrs_of[name] = [None] * len(ps.pieces)
+                        column[i] = value
                         if isinstance(value, str):
                             self.enum_values.add(value)
             self.piece_attr[ps.name] = attrs_of
+
+    def card_table(self, prop, default=None):
+        """[property ``prop`` of each card, by id] (``default`` where a card
+        has none), made once a property: a ruleset of many cards may ask
+        about them in many places."""
+        key = (prop, default)
+        table = self.card_tables.get(key)
+        if table is None:
+            values = self.card_props.get(prop, {})
+            table = self.card_tables[key] = [values.get(i, default)
+                                             for i in range(len(self.card_names))]
+        return table
+
+    def cards_named(self, name):
+        """The ids of the cards called ``name`` (one in each deck that has it)."""
+        if self.card_ids is None:
+            self.card_ids = {}
+            for i, n in enumerate(self.card_names):
+                self.card_ids.setdefault(n, []).append(i)
+        return self.card_ids.get(name, [])
 
     def runner(self, code_id):
         """The generated function of code ``code_id`` (``codegen``), made
@@ -929,7 +955,7 @@ class Ctx:
     def s_MoveCard(self, s):
         src, dst = self.pile(s.source), self.pile(s.dest)
         card = self.prog.card_by_name[s.card]
-        same = [i for i, n in enumerate(self.prog.card_names) if n == s.card]
+        same = self.prog.cards_named(s.card)
         op_holder = []
 
         def move(st, fr):
@@ -1176,8 +1202,7 @@ class Ctx:
 
     def card_field(self, slot, prop):
         """fn(st, fr) -> property ``prop`` of the card in local ``slot``."""
-        values = self.prog.card_props.get(prop, {})
-        table = [values.get(i) for i in range(len(self.prog.card_names))]
+        table = self.prog.card_table(prop)
         return lambda st, fr: None if fr[slot] is None else table[fr[slot]]
 
     def e_Name(self, e):
@@ -1210,7 +1235,12 @@ class Ctx:
         data = self.prog.track_data.get(e.obj)
         if e.obj in self.locals or data is None:
             return None
-        return self.prog.gslot[e.obj], {space: printed.get(e.name) for space, printed in data.items()}
+        key = (e.obj, e.name)
+        table = self.prog.track_tables.get(key)
+        if table is None:       # (made once for a track's value: it may have many spaces)
+            table = self.prog.track_tables[key] = {space: printed.get(e.name)
+                                                   for space, printed in data.items()}
+        return self.prog.gslot[e.obj], table
 
     def e_Attr(self, e):
         track = self.track_table(e)
@@ -1307,8 +1337,7 @@ class Ctx:
     def e_CountCards(self, e):
         pile = self.pile(e.pile)
         cid = self.prog.card_by_name[e.card]
-        names = self.prog.card_names
-        same = frozenset(i for i, n in enumerate(names) if n == e.card)
+        same = frozenset(self.prog.cards_named(e.card))
         if len(same) == 1:
             return lambda st, fr: st.piles[pile(st, fr)].count(cid)
         return lambda st, fr: sum(1 for c in st.piles[pile(st, fr)] if c in same)
@@ -1322,8 +1351,7 @@ class Ctx:
 
     def e_SumCards(self, e):
         pile = self.pile(e.pile)
-        values = self.prog.card_props.get(e.prop, {})
-        table = [values.get(i, 0) for i in range(len(self.prog.card_names))]
+        table = self.prog.card_table(e.prop, 0)
         return lambda st, fr: sum([table[c] for c in st.piles[pile(st, fr)]])
 
     def e_IfExpr(self, e):
@@ -1593,9 +1621,7 @@ class Source:
         return f"(None if fr[{slot}] is None else {self.const(table)}[fr[{slot}]])"
 
     def card_field(self, slot, prop):
-        prog = self.ctx.prog
-        values = prog.card_props.get(prop, {})
-        table = [values.get(i) for i in range(len(prog.card_names))]
+        table = self.ctx.prog.card_table(prop)
         return f"(None if fr[{slot}] is None else {self.const(table)}[fr[{slot}]])"
 
     def s_Name(self, e):
@@ -1775,8 +1801,7 @@ class Source:
         return "(st.test[1] if st.test is not None else 0)"
 
     def s_CountCards(self, e):
-        prog = self.ctx.prog
-        same = [i for i, n in enumerate(prog.card_names) if n == e.card]
+        same = self.ctx.prog.cards_named(e.card)
         pile = f"st.piles[{self.ctx.pile_src(e.pile)}]"
         if len(same) == 1:
             return f"{pile}.count({same[0]})"
@@ -1789,9 +1814,7 @@ class Source:
         return f"len(st.piles[{ctx.pile_src(e.pile)}])"
 
     def s_SumCards(self, e):
-        prog = self.ctx.prog
-        values = prog.card_props.get(e.prop, {})
-        value_of = self.const([values.get(i, 0) for i in range(len(prog.card_names))].__getitem__)
+        value_of = self.const(self.ctx.prog.card_table(e.prop, 0).__getitem__)
         return f"sum(map({value_of}, st.piles[{self.ctx.pile_src(e.pile)}]))"
 
 
