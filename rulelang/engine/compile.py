@@ -565,13 +565,14 @@ class Ctx:
             order, stack = [], [s]
             while stack:
                 node = stack.pop()
-                order.append(node)
-                stack.extend(ir.children(node))
+                kids = list(ir.children(node))
+                order.append((node, kids))
+                stack.extend(kids)
             total = {}
-            for node in reversed(order):
-                total[id(node)] = 1 + sum(total[id(c)] for c in ir.children(node))
+            for node, kids in reversed(order):
+                n = total[id(node)] = 1 + sum([total[id(c)] for c in kids])
                 if isinstance(node, _STMT_TYPES):
-                    sizes[id(node)] = total[id(node)]
+                    sizes[id(node)] = n
             found = sizes[id(s)]
         return found
 
