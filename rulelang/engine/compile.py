@@ -565,7 +565,7 @@ class Ctx:
             order, stack = [], [s]
             while stack:
                 node = stack.pop()
-                kids = list(ir.children(node))
+                kids = _children(node)
                 order.append((node, kids))
                 stack.extend(kids)
             total = {}
@@ -1884,8 +1884,8 @@ class Work:
             bodies[("table", t.name)] = [row.body for row in t.rows]
         for o in rs.options:
             bodies[("option", o.name)] = [c.body for c in o.choices]
-        calls = {key: [(id(node), callee) for body in parts for s in body for node in ir.walk(s)
-                       if (callee := _callee(node)) in bodies]
+        calls = {key: [(id(s), callee) for body in parts for s in _statements(body)
+                       if (callee := _callee(s)) in bodies]
                  for key, parts in bodies.items()}
         index, low, on_stack, stack, n = {}, {}, set(), [], 0
         for root in bodies:
@@ -2082,6 +2082,44 @@ class Work:
             f"{lim.max_depth} rules called inside each other × {3 + prog.nlocals[most]} values "
             f"of {prog.code_names[most]}); the limit is {lim.max_values} (Limits.max_values)",
             rs.source)
+
+
+def _statements(body):
+    """Every statement in ``body``, those nested in its statements too."""
+    stack = list(reversed(body))
+    while stack:
+        s = stack.pop()
+        yield s
+        if isinstance(s, ir.ChooseOne):
+            for c in reversed(s.choices):
+                stack.extend(reversed(c.body))
+            continue
+        for name in ("orelse", "then", "body"):
+            inner = getattr(s, name, None)
+            if isinstance(inner, tuple):
+                stack.extend(reversed(inner))
+
+
+#: IR node type -> its fields that hold nodes (or tuples of them)
+_NODE_FIELDS = {}
+
+
+def _children(node):
+    """``ir.children(node)`` as a list, faster: the fields worth looking
+    at are found once a node type."""
+    t = type(node)
+    fields = _NODE_FIELDS.get(t)
+    if fields is None:
+        fields = _NODE_FIELDS[t] = tuple(f.name for f in getattr(t, "__attrs_attrs__", ())
+                                         if f.name != "pos")
+    out = []
+    for name in fields:
+        v = getattr(node, name)
+        if isinstance(v, tuple):
+            out.extend(x for x in v if hasattr(type(x), "__attrs_attrs__"))
+        elif hasattr(type(v), "__attrs_attrs__"):
+            out.append(v)
+    return out
 
 
 def _callee(node):
