@@ -379,7 +379,8 @@ def _next_turn(r, k, op):
                            "for everyone)")
         r.emit(d + 1, f"if {when}:", "    break", "_idle += 1",
                "if _idle > st.limits.max_idle_seats:", f"    raise RuleFault({none_can})")
-        r.spend(d + 1, prog.idle_cost)
+        if prog.idle_cost > O.FEW_IDLE:
+            r.spend(d + 1, prog.idle_cost)
     else:
         r.emit(d + 1, "break")
     r.emit(d, "st.turn_player = _seat")
@@ -387,12 +388,16 @@ def _next_turn(r, k, op):
         value = src if src is not None else f"{r.const(fn)}(st, [None, 0, _seat])"
         r.emit(d, f"st.v[_seat * {prog.K} + {slot}] = {value}")
     frame = ", ".join([str(prog.turn_code), "0", "_seat"] + ["None"] * prog.nlocals[prog.turn_code])
-    # The turn runs at once, inside this call (as a rule called does).
+    # The turn runs at once, inside this call (as a rule called does).  Its
+    # work is counted as it begins, with that of the seats passed over if
+    # they were few steps each (``ops.NextTurnOp``).
     tc = prog.turn_code
-    # The turn's work is counted as it starts (``ops.NextTurnOp``).
+    turn_cost = prog.turn_cost
+    if prog.turn_when is not None and prog.idle_cost <= O.FEW_IDLE:
+        turn_cost = f"{turn_cost} + _idle * {prog.idle_cost}"
     r.emit(d, "st.skips = ()", "st.test = None", "if st.logging:",
            "    st.note(_seat, 'turn', f'round {st.round}: P{_seat}\\'s turn', _seat)",
-           f"fr[{PC}] = {k}", f"_f = [{frame}]", *_push(r, prog.turn_cost),
+           f"fr[{PC}] = {k}", f"_f = [{frame}]", *_push(r, turn_cost),
            f"if not (R[{tc}] or st.prog.runner({tc}))(st, _f):", "    return False",
            "if st.stack[-1] is not fr:", "    return True", "continue")
     return True

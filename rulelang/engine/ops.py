@@ -62,6 +62,11 @@ CALL = 10           # a rule, table or option called (its work besides)
 FRAME = 100         # a frame the machine starts (a reaction, an 'on draw', a big rule)
 TURN = 100          # a turn
 
+#: Seats passed over by the turn's 'when' at most this many steps each are
+#: counted with the turn they lead to (at most ``max_idle_seats`` of them);
+#: dearer ones, one by one.
+FEW_IDLE = 100
+
 
 def spend(st, work):
     """Count ``work`` (a whole number, at least 0); past the limit, stop."""
@@ -1284,8 +1289,9 @@ class NextTurnOp(Op):
             if idle > st.limits.max_idle_seats:
                 raise self.error(st, "no player can take a turn (the turn's 'when' "
                                  "condition is false for everyone)")
-            spend(st, game.idle_cost)
-        spend(st, game.turn_cost)
+            if game.idle_cost > FEW_IDLE:
+                spend(st, game.idle_cost)
+        spend(st, game.turn_cost + (idle * game.idle_cost if game.idle_cost <= FEW_IDLE else 0))
         st.start_turn(seat)
         st.push([game.turn_code, 0, seat] + [None] * game.nlocals[game.turn_code])
         return True
