@@ -727,7 +727,7 @@ class ChooseCardsOp(ChoiceOp):
 #: The most moves one op's cache of card choices keeps (then it starts
 #: again): hands repeat, but a cache of every hand seen must not grow
 #: without end.
-CACHED_MOVES = 50_000
+CACHED_MOVES = 100_000
 
 
 class _TooMany(Exception):
