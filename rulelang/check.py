@@ -6,7 +6,9 @@ linter can run it alone.
 
 from __future__ import annotations
 
+import collections
 import difflib
+import itertools
 from typing import Dict, List, Optional
 
 from . import ir
@@ -26,6 +28,11 @@ CARD = "card"
 NUM, BOOL, PLAYER, TEXT, CARDS, ANY = "number", "yes/no value", "player", "word", "cards", "any"
 
 _FUNCS = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
+
+#: The names "did you mean" compares, in all, for one check: the
+#: suggestions stop once this many have been looked at, so a file of
+#: thousands of unknown names is checked in linear time (each still reported).
+SUGGESTION_BUDGET = 100_000
 
 
 class Checker:
@@ -56,6 +63,10 @@ class Checker:
         self.piece_fields: Dict[str, Dict[str, tuple]] = {}
         #: Words used as piece attribute values (usable as bare names).
         self.words: set = set()
+        #: Decks that some statement draws from.
+        self.drawn: set = set()
+        #: Names "did you mean" may still look at (``nearest``).
+        self.suggestions_left = SUGGESTION_BUDGET
 
     # ------------------------------------------------------------- reports
 
@@ -70,9 +81,15 @@ class Checker:
                                         "warning: " + message,
                                         source_line(self.rs.source, pos.line)))
 
-    @staticmethod
-    def nearest(name, candidates) -> str:
-        close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    def nearest(self, name, *candidates) -> str:
+        """" — did you mean 'X'?" for the closest of the names in the
+        ``candidates`` collections, or "".  Past ``SUGGESTION_BUDGET`` names
+        looked at in all, no more suggestions (nor the lists they need)."""
+        if self.suggestions_left <= 0:
+            return ""
+        known = list(itertools.chain.from_iterable(candidates))
+        self.suggestions_left -= len(known) + 1
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
         return f" — did you mean '{close[0]}'?" if close else ""
 
     def _declare(self, table, kind, node, name):
@@ -175,7 +192,6 @@ class Checker:
                 if t not in (NUM, ANY, BOOL):
                     self.error(c, f"constant '{c.name}' must be a number or yes/no")
             earlier.add(c.name)
-        total_cards = 0
         for d in rs.decks:
             self._declare(self.piles, "pile", d, d.name)
             self.name_ok(d, d.name, "a deck")
@@ -188,7 +204,6 @@ class Checker:
                 self.cards.add(card.name)
                 if card.count < 1:
                     self.error(card, f"card '{card.name}' has count {card.count}: a card needs x1 or more")
-                total_cards += card.count
                 props = set()
                 for p in card.props:
                     if p.name in props:
@@ -199,9 +214,7 @@ class Checker:
                         self.words.add(p.value.name)
                         self.word_clash(p, p.value.name)
                     self.props.setdefault(p.name, set()).add(kind)
-        if total_cards > self.limits.max_cards:
-            self.error(rs.decks[0], f"the decks hold {total_cards} cards; the limit is "
-                                    f"{self.limits.max_cards}")
+        self.sizes()
         for p in rs.piles:
             self._declare(self.piles, "pile", p, p.name)
             self.name_ok(p, p.name, "a pile")
@@ -217,7 +230,13 @@ class Checker:
             self._declare(self.tables, "table", t, t.name)
             self.name_ok(t, t.name, "a table")
             self.check_die(t, t.sides)
-            self.table_rows(t)
+            for row in t.rows:
+                if row.low > row.high:
+                    self.error(row, f"row {row.low}..{row.high} of table '{t.name}' runs backwards")
+                if row.low < 1 or row.high > t.sides:
+                    self.error(row, f"row {row.low}..{row.high} of table '{t.name}' is outside "
+                                    f"the d{t.sides} roll (1..{t.sides})")
+            self.coverage(t)
         if rs.test is not None:
             self.check_die(rs.test, rs.test.sides)
         for r in rs.rules:
@@ -246,33 +265,63 @@ class Checker:
             node = self.stats.get(name) or self.consts.get(name)
             self.error(node, f"'{name}' names both a stat and a table, rule or pile")
 
-    def table_rows(self, t):
-        """Rows in the die's range, none backwards, none overlapping, and
-        every roll covered: worked out on the rows' ranges (sorted), so a
-        row of a billion values costs no more than a row of one."""
-        spans = []
-        for row in t.rows:
-            if row.low > row.high:
-                self.error(row, f"row {row.low}..{row.high} of table '{t.name}' runs backwards")
-                continue
-            if row.low < 1 or row.high > t.sides:
-                self.error(row, f"row {row.low}..{row.high} of table '{t.name}' is outside "
-                                f"the d{t.sides} roll (1..{t.sides})")
-            spans.append((row.low, row.high, row))
-        spans.sort(key=lambda x: (x[0], x[1]))
+    def sizes(self):
+        """The limits on how much a ruleset declares: cards, table rows,
+        pieces, and stats with piece values and constants, each counted over
+        the whole ruleset and reported at the declaration that goes past it."""
+        rs, lim = self.rs, self.limits
+        self.past(((d, sum(c.count for c in d.cards)) for d in rs.decks), lim.max_cards,
+                  "the decks hold {} cards; the limit is {} (Limits.max_cards)")
+        self.past(((t, len(t.rows)) for t in rs.tables), lim.max_rows,
+                  "the tables have {} rows in all; the limit is {} (Limits.max_rows)")
+        self.past(((ps, len(ps.pieces)) for ps in rs.pieces), lim.max_pieces,
+                  "the piece sets hold {} pieces in all; the limit is {} (Limits.max_pieces)")
+        values = [(s, 1) for s in rs.stats] + [(c, 1) for c in rs.consts] + \
+            [(ps, len(ps.state) * len(ps.pieces)) for ps in rs.pieces]
+        self.past(values, lim.max_stats,
+                  "the stats, piece values (one per piece for each state value) and constants "
+                  "come to {}; the limit is {} (Limits.max_stats)")
+
+    def past(self, counted, limit, message):
+        """Report ``message`` (total, limit) at the first declaration, in
+        file order, where the running total of ``counted`` (declaration,
+        count) goes past ``limit``."""
+        counted = list(counted)
+        total = sum(n for _, n in counted)
+        if total <= limit:
+            return
+        counted.sort(key=lambda dn: _place(dn[0]))
+        running = 0
+        for node, n in counted:
+            running += n
+            if running > limit:
+                self.error(node, message.format(total, limit))
+                return
+
+    def coverage(self, t):
+        """Each face of the die has one row: a row that shares a roll with
+        another is reported (once, at the later one, naming the first roll
+        they share), and on any die the checker allows the faces no row
+        covers.  One sweep over the rows sorted by their first roll."""
+        rows = sorted(((row.low, min(row.high, t.sides + 1), i, row)
+                       for i, row in enumerate(t.rows) if row.low <= row.high),
+                      key=lambda r: (r[0], r[2]))
+        reach, reacher = 0, None    # the highest roll covered so far, and by which row
         missing = []
-        reach = 0           # the highest roll covered by the rows so far
-        for low, high, row in spans:
-            if low <= reach:
-                self.error(row, f"table '{t.name}' has two rows for a roll of {low}")
-            elif low > reach + 1 and reach < t.sides:
-                missing.extend(range(reach + 1, min(low, t.sides + 1, reach + 11)))
-            reach = max(reach, high)
-        if reach < t.sides:
+        for low, high, i, row in rows:
+            if reacher is not None and low <= reach:
+                later = row if i > reacher[2] else reacher[3]
+                self.error(later, f"table '{t.name}' has two rows for a roll of {low}")
+            elif len(missing) < 10:
+                missing.extend(range(reach + 1, min(low, reach + 11)))
+            if reacher is None or high > reach:
+                reach, reacher = max(high, reach), (low, high, i, row)
+        if len(missing) < 10:
             missing.extend(range(reach + 1, min(t.sides + 1, reach + 11)))
-        if missing and 2 <= t.sides <= self.limits.max_die_sides:
+        missing = [v for v in missing if 1 <= v <= t.sides][:10]
+        if 2 <= t.sides <= self.limits.max_die_sides and missing:
             self.error(t, f"table '{t.name}' has no row for a roll of "
-                          f"{', '.join(map(str, missing[:10]))}")
+                          f"{', '.join(map(str, missing))}")
 
     def track(self, stat):
         """A track's spaces: the data each prints, one type per name."""
@@ -487,8 +536,6 @@ class Checker:
             if sum(c.count for c in d.cards) == 0 and d.name in self.drawn:
                 self.error(d, f"deck '{d.name}' has no cards but is drawn from")
 
-    drawn: set = set()
-
     # ---------------------------------------------------------- statements
 
     def block(self, stmts, scope):
@@ -571,8 +618,10 @@ class Checker:
         self.block(s.then, then)
         self.block(s.orelse, orelse)
         # A local made on both branches exists after the 'if'.
-        for name in then.locals.keys() & orelse.locals.keys() - scope.locals.keys():
-            scope.locals[name] = then.locals[name]
+        made = orelse.locals.maps[0]
+        for name in then.locals.maps[0]:
+            if name in made and name not in scope.locals:
+                scope.locals[name] = then.locals[name]
 
     def loop_body(self, body, scope):
         inner = scope.branch()
@@ -682,7 +731,7 @@ class Checker:
         self.expect(s.count, scope, NUM, "the number of cards to draw")
         self.pile(s.source, scope)
         self.pile(s.dest, scope)
-        self.drawn = self.drawn | {s.source.name}
+        self.drawn.add(s.source.name)
 
     def s_MoveAll(self, s, scope):
         self.pile(s.source, scope)
@@ -771,8 +820,7 @@ class Checker:
 
     def s_Call(self, s, scope):
         if s.rule not in self.rules:
-            known = set(self.rules)
-            hint = self.nearest(s.rule, known | set(self.tables) | set(self.stats))
+            hint = self.nearest(s.rule, self.rules, self.tables, self.stats)
             if s.rule in self.tables:
                 self.error(s, f"'{s.rule}' is a table: write 'roll on {s.rule}'")
             elif s.rule in self.stats:
@@ -810,7 +858,7 @@ class Checker:
             return f"piece:{param.type}"
         if report:
             self.error(param, f"a parameter is a number, a player, a card, a word or a piece of a "
-                              f"set, not '{param.type}'{self.nearest(param.type, set(self.piece_sets) | {'player', 'number', 'card', 'word'})}")
+                              f"set, not '{param.type}'{self.nearest(param.type, self.piece_sets, ('player', 'number', 'card', 'word'))}")
         return ANY
 
     # --------------------------------------------------------- expressions
@@ -834,8 +882,8 @@ class Checker:
         elif name in self.cards:
             self.error(node, f"'{name}' is a card, not a value: use 'count of {name} in PILE'")
         else:
-            known = set(scope.locals) | set(self.stats) | set(self.consts) | set(self.enum_values)
-            self.error(node, f"unknown name '{name}'{self.nearest(name, known)}")
+            hint = self.nearest(name, scope.locals, self.stats, self.consts, self.enum_values)
+            self.error(node, f"unknown name '{name}'{hint}")
 
     def expr(self, e, scope) -> str:
         return getattr(self, "e_" + type(e).__name__)(e, scope)
@@ -901,7 +949,7 @@ class Checker:
             self.error(e, f"'{e.obj}' is a {scope.locals[e.obj]}, not a player")
         stat = self.stats.get(e.name)
         if stat is None or stat.scope == "global":
-            per_player = [s.name for s in self.rs.stats if s.scope != "global"]
+            per_player = (s.name for s in self.rs.stats if s.scope != "global")
             self.error(e, f"'{e.name}' is not a stat of each player{self.nearest(e.name, per_player)}")
             return ANY
         return self.stat_types.get(e.name, ANY)
@@ -1093,6 +1141,12 @@ def _one_kind(kinds):
     return kinds.pop() if len(kinds) == 1 else ANY
 
 
+def _place(node):
+    """(line, column) of a declaration, for putting them in file order."""
+    pos = getattr(node, "pos", None)
+    return (pos.line, pos.column) if pos is not None else (0, 0)
+
+
 class _At:
     """A stand-in node for a bare position."""
 
@@ -1112,7 +1166,8 @@ class Scope:
         self.piece = piece
         self.setup = setup
         self.turn = turn
-        self.locals: Dict[str, str] = {}
+        #: Names to types: this block's own first, then the blocks around it.
+        self.locals = collections.ChainMap()
         self.loops = 0
         #: Why a roll may not be made here (None: it may).
         self.no_rolls = no_rolls
@@ -1127,9 +1182,10 @@ class Scope:
 
     def branch(self):
         """A nested block: it sees the locals so far; those it makes stay
-        inside it."""
+        inside it (a map of its own in front of the others', so a block
+        costs nothing for the locals around it)."""
         c = Scope(self.player, self.setup, self.turn, self.no_rolls, self.piece, self.card)
-        c.locals = dict(self.locals)
+        c.locals = self.locals.new_child()
         c.loops = self.loops
         return c
 

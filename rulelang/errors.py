@@ -32,18 +32,59 @@ class Diagnostic:
     source_line: str = attrs.field(default="", eq=False)
 
     def format(self) -> str:
-        """``file:line:col: message``, then the source line and a caret."""
+        """``file:line:col: message``, then the source line and a caret.  A
+        long line is shown around the column only (``…`` marks the cuts),
+        so a one-line file of a megabyte prints a short diagnostic."""
         head = f"{self.filename}:{self.line}:{self.column}: {self.message}"
         if not self.source_line:
             return head
-        caret = " " * (max(self.column, 1) - 1) + "^"
-        return f"{head}\n    {self.source_line}\n    {caret}"
+        text, column = _around(self.source_line, max(self.column, 1))
+        caret = " " * (column - 1) + "^"
+        return f"{head}\n    {text}\n    {caret}"
+
+
+#: How much of a long source line a diagnostic shows (``Diagnostic.format``).
+SHOWN = 120
+
+
+def _around(text: str, column: int):
+    """(the part of ``text`` shown, the column in it): all of a short line;
+    of a long one, SHOWN characters around ``column``."""
+    if len(text) <= SHOWN:
+        return text, column
+    start = max(0, min(column - 1 - SHOWN // 2, len(text) - SHOWN))
+    part = text[start:start + SHOWN]
+    if start > 0:
+        part, column = "…" + part, column - start + 1
+    if start + SHOWN < len(text):
+        part += "…"
+    return part, column
+
+
+def _split(source: str) -> List[str]:
+    """The lines of ``source`` (the one place a source is split)."""
+    return source.splitlines()
+
+
+#: The last source split by ``source_line`` and its lines (tabs replaced
+#: as they are asked for): a checker reporting thousands of problems in one
+#: file splits it once, not once a problem.
+_last: tuple = (None, [])
 
 
 def source_line(source: str, line: int) -> str:
-    lines = source.splitlines()
+    """Line ``line`` (from 1) of ``source``, tabs shown as spaces; "" when
+    there is no such line."""
+    global _last
+    split, lines = _last
+    if split is not source:
+        lines = _split(source)
+        _last = (source, lines)
     if 1 <= line <= len(lines):
-        return lines[line - 1].replace("\t", " ")
+        text = lines[line - 1]
+        if "\t" in text:
+            text = lines[line - 1] = text.replace("\t", " ")
+        return text
     return ""
 
 

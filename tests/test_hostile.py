@@ -309,12 +309,14 @@ def test_run_limits_come_from_the_game_and_can_be_overridden(tmp_path):
 
 
 def test_restore_keeps_the_games_limits():
-    text = HEAD + 'turn { phase p { choose one "go" { "a": x += 1  "b": x += 2 }\n repeat 30 times: x += 1 } }\n'
-    game = rulelang.loads(text, limits=Limits(max_steps=25))
+    # (max_steps counts work: the first move, a turn begun, is some hundreds
+    # of steps; the 3000 passes after the choice, thousands.)
+    text = HEAD + 'turn { phase p { choose one "go" { "a": x += 1  "b": x += 2 }\n repeat 3000 times: x += 1 } }\n'
+    game = rulelang.loads(text, limits=Limits(max_steps=2000))
     state = game.new_game(seed=1)
     restored = game.restore(state.to_json())
     assert restored.limits == game.limits
-    with pytest.raises(RulesetRuntimeError, match="ran 25 steps"):
+    with pytest.raises(RulesetRuntimeError, match="ran 2000 steps"):
         restored.apply("a")
 
 

@@ -18,8 +18,12 @@ through (jump targets, the op after one that can wait or call)::
             if pc == 4: ...   # (a jump back: count a step, continue)
             if pc >= N: st.stack.pop(); return True
 
-Every jump back (a loop's pass, the next turn) counts against
-``Limits.max_steps``.  ``_at`` holds the index (into the code's
+Work counts against ``Limits.max_steps`` where the ops count it (see
+``ops.spend``): a loop's pass at the jump back, a rule called or a turn
+as it starts, each a constant worked out at compile time
+(``compile.Work``).  A code too big to be written out as one function
+(a table of thousands of rows) runs op by op (``op_by_op``), each op's
+own ``run``.  ``_at`` holds the index (into the code's
 ``Program.code_wheres``) of the op or statement being carried out; a fault
 is raised as ``PureFault(place, error)`` so the machine names its line.
 
@@ -80,18 +84,18 @@ def _indent(lines, depth):
     return [pad + line for line in lines]
 
 
-def _env(consts):
-    from .compile import _GENERATED_ENV    # here, as compile.py imports this module
-    return {**_GENERATED_ENV, "C": consts, "RulesetError": RulesetError}
+def _env(gen_env):
+    """The globals of a generated function: its program's ``gen_env``."""
+    return {**gen_env, "RulesetError": RulesetError}
 
 
 def pure_function(op):
     """A ``PureOp``'s lines as a function of their own."""
-    text = ("def pure(st, fr):\n    _at = 0\n    try:\n"
+    text = ("def pure(st, fr):\n    _at = 0\n    _lim = st.limits.max_steps\n    try:\n"
             + "\n".join(_indent(op.lines, 2)) +
             "\n    except RulesetError:\n        raise\n"
             "    except Exception as e:\n        raise PureFault(_W[_at], e) from e\n")
-    env = _env(op.consts)
+    env = _env(op.env)
     env["_W"] = op.wheres
     exec(compile(text, "<rulelang statements>", "exec"), env)
     return env["pure"]
@@ -192,7 +196,7 @@ class Runner:
 
     def function(self):
         text = self.source()
-        env = _env(self.prog.gen_consts)
+        env = _env(self.prog.gen_env)
         env["O"] = self.code
         env["R"] = self.prog.runners
         env["_W"] = self.wheres
@@ -210,17 +214,25 @@ class Runner:
         self.emit(depth, f"if pc <= {k}:")
         self.back(depth + 1)
 
-    def jump(self, depth, k, target):
+    def jump(self, depth, k, target, cost=1, op=None):
         self.emit(depth, f"pc = {target}")
         if target <= k:
-            self.back(depth)
+            if op is not None:      # a limit reached here names the loop, as op by op
+                self.emit(depth, self.at(op))
+            self.back(depth, cost)
 
-    def back(self, depth):
-        """Go back to an earlier op: every jump back (each pass of a loop,
-        each turn) counts against ``Limits.max_steps``, so a ruleset that
-        never reaches a decision is stopped."""
-        self.emit(depth, "st.steps += 1", "if st.steps > _lim:",
-                  f"    raise RuleFault({self.const(O.RUNAWAY)} % _lim)", "continue")
+    def back(self, depth, cost=1):
+        """Go back to an earlier op: every jump back (each pass of a loop)
+        counts its work (``cost``; see ``ops.spend``) against
+        ``Limits.max_steps``, so a ruleset that never reaches a decision
+        is stopped."""
+        self.spend(depth, cost)
+        self.emit(depth, "continue")
+
+    def spend(self, depth, cost):
+        """Count ``cost`` (source of a whole number) of work, as ``ops.spend``."""
+        self.emit(depth, f"st.steps += {cost}", "if st.steps > _lim:",
+                  f"    raise RuleFault({self.const(O.RUNAWAY)} % _lim)")
 
 
 #: The state's generator (``ops.rand_below``) at counter ``_r`` with the
@@ -230,9 +242,17 @@ _SPLITMIX = (f"_z = (_s + _r * {O.GAMMA:#x}) & {O.M64:#x}",
              f"_z = ((_z ^ (_z >> 30)) * {O.MIX1:#x}) & {O.M64:#x}",
              f"_z = ((_z ^ (_z >> 27)) * {O.MIX2:#x}) & {O.M64:#x}")
 
-#: ``st.push(_f)`` written out (the depth check raises through ``push``).
-_PUSH = ("st.stack.append(_f)", "if len(st.stack) > st.limits.max_depth:",
-         "    st.stack.pop()", "    st.push(_f)")
+def _push(r, cost=None):
+    """``st.push(_f)`` written out (the depth check raises through
+    ``push``), counting ``cost`` when given (the work of the code it
+    starts, as ``ops.CallOp`` does) with one test for both limits."""
+    if cost is None:
+        return ("st.stack.append(_f)", "if len(st.stack) > st.limits.max_depth:",
+                "    st.stack.pop()", "    st.push(_f)")
+    return (f"st.steps += {cost}", "st.stack.append(_f)",
+            "if len(st.stack) > st.limits.max_depth or st.steps > _lim:",
+            "    st.stack.pop()", "    st.push(_f)",
+            f"    raise RuleFault({r.const(O.RUNAWAY)} % _lim)")
 
 #: Ops that always go on to the next op (written out without a pc check).
 _STRAIGHT = (O.PureOp, O.Exec)
@@ -254,7 +274,7 @@ def _exec(r, k, op):
 
 
 def _jump(r, k, op):
-    r.jump(_BASE + 1, k, op.target)
+    r.jump(_BASE + 1, k, op.target, max(op.cost, 1), op)
     return True
 
 
@@ -280,10 +300,13 @@ def _call(r, k, op):
     r.emit(_BASE + 1, r.at(op), f"_f = [{frame}]")
     for i, arg in enumerate(op.args):
         r.emit(_BASE + 1, f"_f[{LOCALS + i}] = {r.value(arg)}")
-    # The callee runs at once, inside this function's call; when it ends
-    # with this frame on top again, go on here.  Otherwise (it waits, or
-    # the stack changed) the machine takes over (``State._run``).
-    r.emit(_BASE + 1, f"fr[{PC}] = {k + 1}", *_PUSH,
+    # The callee's work was counted with this code's, or (a rule that can
+    # call back here) is counted as it starts (``ops.CallOp``).  It runs at
+    # once, inside this function's call; when it ends with this frame on
+    # top again, go on here.  Otherwise (it waits, or the stack changed) the
+    # machine takes over (``State._run``).
+    cost = prog.push_cost[op.code] if op.dynamic else None
+    r.emit(_BASE + 1, f"fr[{PC}] = {k + 1}", *_push(r, cost),
            f"if not (R[{op.code}] or st.prog.runner({op.code}))(st, _f):", "    return False",
            "if st.stack[-1] is not fr:", "    return True", f"pc = {k + 1}")
     return True
@@ -353,8 +376,11 @@ def _draw(r, k, op):
     if op.refill is None:
         r.emit(d + 2, "break")
     else:
+        # A refill counts the cards it moves and the draws it makes
+        # possible (``ops.DrawOp``).
         r.emit(d + 2, f"_rf = st.piles[{op.refill}]", "if not _rf:", "    break",
                "_src.extend(_rf)", "_rf.clear()", "_n = len(_src)")
+        r.spend(d + 2, f"_n + {O.LOG} + {r.const(O.draw_work)}(_left, _n, {op.per_card})")
     r.emit(d + 1, "if _n > 1:", "    _r += 1", *["    " + line for line in _SPLITMIX],
            "    _i = _src.index(_src[((_z ^ (_z >> 31)) * _n) >> 64])",
            "else:", "    _i = 0",
@@ -392,6 +418,8 @@ def _next_turn(r, k, op):
                            "for everyone)")
         r.emit(d + 1, f"if {when}:", "    break", "_idle += 1",
                "if _idle > st.limits.max_idle_seats:", f"    raise RuleFault({none_can})")
+        if prog.idle_cost > O.FEW_IDLE:
+            r.spend(d + 1, prog.idle_cost)
     else:
         r.emit(d + 1, "break")
     r.emit(d, "st.turn_player = _seat")
@@ -399,14 +427,18 @@ def _next_turn(r, k, op):
         value = src if src is not None else f"{r.const(fn)}(st, [None, 0, _seat])"
         r.emit(d, f"st.v[_seat * {prog.K} + {slot}] = {value}")
     frame = ", ".join([str(prog.turn_code), "0", "_seat"] + ["None"] * prog.nlocals[prog.turn_code])
-    # The turn runs at once, inside this call (as a rule called does).
+    # The turn runs at once, inside this call (as a rule called does).  Its
+    # work is counted as it begins, with that of the seats passed over if
+    # they were few steps each (``ops.NextTurnOp``).
     tc = prog.turn_code
+    turn_cost = prog.turn_cost
+    if prog.turn_when is not None and prog.idle_cost <= O.FEW_IDLE:
+        turn_cost = f"{turn_cost} + _idle * {prog.idle_cost}"
     r.emit(d, "st.skips = ()", "st.test = None", "if st.logging:",
            "    st.note(_seat, 'turn', f'round {st.round}: P{_seat}\\'s turn', _seat)",
-           f"fr[{PC}] = {k}", f"_f = [{frame}]", *_PUSH,
+           f"fr[{PC}] = {k}", f"_f = [{frame}]", *_push(r, turn_cost),
            f"if not (R[{tc}] or st.prog.runner({tc}))(st, _f):", "    return False",
-           "if st.stack[-1] is not fr:", "    return True")
-    r.back(d)
+           "if st.stack[-1] is not fr:", "    return True", "continue")
     return True
 
 
@@ -483,6 +515,46 @@ _EMITTERS = {
 }
 
 
+#: A code whose generated function would be longer than this many lines is
+#: run op by op instead (``op_by_op``): Python compiles a function in time
+#: and memory that grow faster than its length, and such a code (a table of
+#: thousands of rows) runs only a small part of itself each time.
+MOST_LINES = 4000
+
+
+def size(prog, code_id):
+    """About how many lines the generated function of a code would have."""
+    return sum(len(op.lines) if isinstance(op, O.PureOp) else 12 for op in prog.codes[code_id])
+
+
 def runner(prog, code_id):
-    """The generated function that runs code ``code_id``."""
+    """The generated function that runs code ``code_id``, or ``op_by_op``
+    for a code too long to be one."""
+    if size(prog, code_id) > MOST_LINES:
+        return op_by_op
     return Runner(prog, code_id).function()
+
+
+def op_by_op(st, fr):
+    """Run a frame's code one op at a time (each op's ``run``; a run of
+    statements as its own small function, made when first run), as a
+    generated function would: False when it waits, True when the stack
+    changed."""
+    code = st.prog.codes[fr[0]]
+    n = len(code)
+    while True:
+        pc = fr[1]
+        if pc >= n:
+            st.stack.pop()
+            return True
+        op = code[pc]
+        try:
+            go = op.run(st, fr)
+        except (RulesetError, O.PureFault):
+            raise
+        except Exception as e:
+            raise O.PureFault(op.where, e) from e
+        if not go:
+            return False
+        if not st.stack or st.stack[-1] is not fr:
+            return True

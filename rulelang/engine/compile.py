@@ -153,7 +153,21 @@ class Program:
         # constants ``C`` and one counter of temporaries for the program, so
         # any generated fragment is valid inside any generated function.
         self.gen_consts = []
+        #: What generated code can name (``_GENERATED_ENV``, the constants,
+        #: and this program's check of results of ``+``).
+        self.gen_env = {**_GENERATED_ENV, "C": self.gen_consts,
+                        "_big": _big_checker(self.limits.max_dice)}
         self.gen_temps = itertools.count(1)
+        #: The static work of things (``Work``); per code, the work of one run
+        #: of its statements (loops counted by their passes), and then, once
+        #: every code is built, what a frame of it counts when it starts.
+        self.work = Work(self)
+        self.code_work = []
+        self.code_pos = []
+        self.stmt_sizes = {}   # id of a statement -> its IR nodes (``Ctx.size``)
+        self.card_tables = {}  # (property, default) -> its value for each card (``card_table``)
+        self.card_ids = None   # card name -> its ids (``cards_named``)
+        self.track_tables = {}  # (track, value) -> {space: that value}
         self.fn_src = {}       # compiled fn(st, fr) -> its Python source (same meaning)
         self.cond_src = {}     # ... for a condition: source whose truth is the same
         self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
@@ -194,10 +208,33 @@ class Program:
                     self.piece_init.append(given.get(st.name, _literal(st.initial)))
                 for name, value in given.items():
                     if name not in self.piece_slot[ps.name]:
-                        attrs_of.setdefault(name, [None] * len(ps.pieces))[i] = value
+                        column = attrs_of.get(name)
+                        if column is None:      # (made once: not a list a piece)
+                            column = attrs_of[name] = [None] * len(ps.pieces)
+                        column[i] = value
                         if isinstance(value, str):
                             self.enum_values.add(value)
             self.piece_attr[ps.name] = attrs_of
+
+    def card_table(self, prop, default=None):
+        """[property ``prop`` of each card, by id] (``default`` where a card
+        has none), made once a property: a ruleset of many cards may ask
+        about them in many places."""
+        key = (prop, default)
+        table = self.card_tables.get(key)
+        if table is None:
+            values = self.card_props.get(prop, {})
+            table = self.card_tables[key] = [values.get(i, default)
+                                             for i in range(len(self.card_names))]
+        return table
+
+    def cards_named(self, name):
+        """The ids of the cards called ``name`` (one in each deck that has it)."""
+        if self.card_ids is None:
+            self.card_ids = {}
+            for i, n in enumerate(self.card_names):
+                self.card_ids.setdefault(n, []).append(i)
+        return self.card_ids.get(name, [])
 
     def runner(self, code_id):
         """The generated function of code ``code_id`` (``codegen``), made
@@ -218,12 +255,14 @@ class Program:
         t = source.temp()
         return f"({t} if type({t} := {src}) is int and 0 <= {t} < st.n else 0)"
 
-    def _new_code(self, name):
+    def _new_code(self, name, work=0, pos=None):
         self.codes.append([])
         self.code_names.append(name)
         self.nlocals.append(0)
         self.local_kinds.append([])
         self.code_wheres.append([])
+        self.code_work.append(work)
+        self.code_pos.append(pos)
         return len(self.codes) - 1
 
     def _build(self):
@@ -241,18 +280,23 @@ class Program:
                        for s in rs.stats}
         self.first_seat_src = self._first_seat_src()
         # Reserve code ids first so calls can refer to them.
+        work = self.work
         self.main_code = self._new_code("the game")
-        self.setup_code = self._new_code("setup")
-        self.turn_code = self._new_code("the turn")
+        self.setup_code = self._new_code("setup", work.stmts(rs.setup))
+        self.turn_code = self._new_code("the turn", work.turn(rs.turn), rs.turn and rs.turn.pos)
         for r in rs.rules:
-            self.rule_code[r.name] = self._new_code(f"rule {r.name}")
+            self.rule_code[r.name] = self._new_code(f"rule {r.name}", work.code[("rule", r.name)],
+                                                    r.pos)
         for t in rs.tables:
-            self.table_code[t.name] = self._new_code(f"table {t.name}")
+            self.table_code[t.name] = self._new_code(f"table {t.name}", work.code[("table", t.name)],
+                                                     t.pos)
         for o in rs.options:
-            self.option_code[o.name] = self._new_code(f"option {o.name}")
+            self.option_code[o.name] = self._new_code(f"option {o.name}",
+                                                      work.code[("option", o.name)], o.pos)
         trigger_codes = []
         for trig in rs.triggers:
-            trigger_codes.append(self._new_code(f"whenever (line {trig.pos.line if trig.pos else '?'})"))
+            trigger_codes.append(self._new_code(f"whenever (line {trig.pos.line if trig.pos else '?'})",
+                                                work.stmts(trig.body), trig.pos))
         self.trigger_codes = frozenset(trigger_codes)
         # Triggers need their conditions before any assignment is compiled.
         for trig, code in zip(rs.triggers, trigger_codes):
@@ -266,7 +310,8 @@ class Program:
         self.draw_hooks = {}      # deck name -> [(cond or None, code)]
         hook_bodies = []
         for dt in rs.draw_triggers:
-            code = self._new_code(f"on draw from {dt.deck} (line {dt.pos.line if dt.pos else '?'})")
+            code = self._new_code(f"on draw from {dt.deck} (line {dt.pos.line if dt.pos else '?'})",
+                                  work.stmts(dt.body), dt.pos)
             ctx = Ctx(self, code, self.code_names[code])
             slot = ctx.local(dt.var, CARD)
             ctx.card_locals.add(dt.var)
@@ -315,7 +360,7 @@ class Program:
             if rs.turn.when is not None:
                 self.turn_when = tctx.cond_expr(rs.turn.when)
             self._build_turn(rs.turn)
-            main.append(O.NextTurnOp(where))
+            main.append(O.NextTurnOp(("the turn", rs.turn.pos)))
         else:
             main.append(O.NoTurnOp(where))
         self.endings = [(e.name, Ctx(self, None, f"end {e.name!r}").cond_expr(e.cond))
@@ -426,11 +471,18 @@ _GLOBALS = operator.attrgetter("g")   # globals, then each piece's state values
 _PLAYERS = operator.attrgetter("v")   # each player's stats
 
 
-def _keeper(lo, hi, big):
-    """fn(x) -> x within [lo, hi]; past max_number it is an error.  Its
-    ``bounds`` are the ints it keeps as they are."""
+def _too_many_dice(n, most):
+    return RuleFault(f"a pool of {n} dice is more than the limit of {most} (Limits.max_dice)")
+
+
+def _keeper(lo, hi, big, dice):
+    """fn(x) -> x within [lo, hi]; past max_number it is an error, and so
+    is a pool of more than ``dice`` dice.  Its ``bounds`` are the ints it
+    keeps as they are."""
     def keep(x):
         if isinstance(x, bool) or not isinstance(x, int):
+            if type(x) is tuple and len(x) > dice:
+                raise _too_many_dice(len(x), dice)
             return x
         if lo is not None and x < lo:
             return lo
@@ -567,21 +619,48 @@ class Ctx:
 
     def block(self, stmts):
         """Compile statements; a run of them that can never wait (no dice,
-        no draws, no choices, no calls) becomes one op (see ``PureBlock``)."""
-        run = []
+        no draws, no choices, no calls) becomes one op (see ``PureBlock``),
+        of at most ``PURE_NODES`` IR nodes (so that no generated function
+        is huge: a longer run is several ops)."""
+        run, nodes = [], 0
         for s in stmts:
             if self.pure(s, 0, 0):
+                size = self.size(s)
+                if nodes + size > PURE_NODES:
+                    self.flush(run)
+                    run, nodes = [], 0
                 run.append(s)
+                nodes += size
                 continue
             self.flush(run)
-            run = []
+            run, nodes = [], 0
             self.stmt(s)
         self.flush(run)
+
+    def size(self, s):
+        """The IR nodes in statement ``s``: worked out in one pass for a
+        statement and every statement inside it, kept for the program."""
+        sizes = self.prog.stmt_sizes
+        found = sizes.get(id(s))
+        if found is None:
+            order, stack = [], [s]
+            while stack:
+                node = stack.pop()
+                kids = _children(node)
+                order.append((node, kids))
+                stack.extend(kids)
+            total = {}
+            for node, kids in reversed(order):
+                n = total[id(node)] = 1 + sum([total[id(c)] for c in kids])
+                if isinstance(node, _STMT_TYPES):
+                    sizes[id(node)] = n
+            found = sizes[id(s)]
+        return found
 
     def flush(self, run):
         if run:
             lines = PureBlock(self).lines_of(run)
-            self.emit(O.PureOp(self.where(run[0]), lines, self.wheres, self.prog.gen_consts))
+            self.emit(O.PureOp(self.where(run[0]), lines, self.wheres, self.prog.gen_env))
 
     def pure(self, s, loops, depth):
         """Whether ``s`` runs straight through: only value changes, moves of
@@ -589,7 +668,7 @@ class Ctx:
         inside such a loop), and not nested too deep for generated code."""
         # ``loops`` counts the Python blocks (for, while, try) the generated
         # code nests: Python allows 20, and the code's function uses 2.
-        if depth > 40 or loops > 14:
+        if depth > 40 or loops > 14 or self.size(s) > PURE_NODES:
             return False
         if isinstance(s, ir.Stop):
             return loops > 0
@@ -707,19 +786,20 @@ class Ctx:
         op = s.op
         t = s.target
         prog = self.prog
-        big = prog.limits.max_number
+        big, dice = prog.limits.max_number, prog.limits.max_dice
         if isinstance(t, ir.Name) and t.name in self.locals:
             slot = self.locals[t.name]
-            return _setter(op, lambda st: None, lambda fr: slot, value, _keeper(None, None, big),
-                           local=True)
+            return _setter(op, lambda st: None, lambda fr: slot, value,
+                           _keeper(None, None, big, dice), local=True)
         if isinstance(t, ir.Attr) and t.obj in self.piece_locals:
             pset = self.piece_locals[t.obj]
             decl = prog.piece_sets[pset].state[prog.piece_slot[pset][t.name]]
             lo = None if decl.min is None else prog.const_value(decl.min)
             hi = None if decl.max is None else prog.const_value(decl.max)
-            return _setter(op, _GLOBALS, self.piece_index(t.obj, t.name), value, _keeper(lo, hi, big))
+            return _setter(op, _GLOBALS, self.piece_index(t.obj, t.name), value,
+                           _keeper(lo, hi, big, dice))
         lo, hi = prog.bounds[t.name]
-        keep = _keeper(lo, hi, big)
+        keep = _keeper(lo, hi, big, dice)
         if prog.stat_decl[t.name].scope == "global":
             k = prog.gslot[t.name]
             return _setter(op, _GLOBALS, lambda fr: k, value, keep)
@@ -736,6 +816,7 @@ class Ctx:
         def spend(st, fr):
             n, v = count(st, fr), value(st, fr)
             faces = fr[slot] or ()
+            st.steps += len(faces)      # the dice looked at
             if v is None or n is None or n <= 0:
                 return
             fit = sorted((i for i, f in enumerate(faces) if cmp(f, v)),
@@ -748,18 +829,18 @@ class Ctx:
         """(Python source of the place ``s`` assigns, its keeper): the same
         places and bounds as ``assign_fn``, for generated code."""
         t, prog = s.target, self.prog
-        big = prog.limits.max_number
+        big, dice = prog.limits.max_number, prog.limits.max_dice
         if isinstance(t, ir.Name) and t.name in self.locals:
-            return f"fr[{self.locals[t.name]}]", _keeper(None, None, big)
+            return f"fr[{self.locals[t.name]}]", _keeper(None, None, big, dice)
         if isinstance(t, ir.Attr) and t.obj in self.piece_locals:
             pset = self.piece_locals[t.obj]
             decl = prog.piece_sets[pset].state[prog.piece_slot[pset][t.name]]
             lo = None if decl.min is None else prog.const_value(decl.min)
             hi = None if decl.max is None else prog.const_value(decl.max)
             base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][t.name]
-            return f"st.g[{base} + fr[{self.locals[t.obj]}] * {K} + {k}]", _keeper(lo, hi, big)
+            return f"st.g[{base} + fr[{self.locals[t.obj]}] * {K} + {k}]", _keeper(lo, hi, big, dice)
         lo, hi = prog.bounds[t.name]
-        keep = _keeper(lo, hi, big)
+        keep = _keeper(lo, hi, big, dice)
         if prog.stat_decl[t.name].scope == "global":
             return f"st.g[{prog.gslot[t.name]}]", keep
         who = f"fr[{self.locals[t.obj]}]" if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
@@ -871,7 +952,8 @@ class Ctx:
     def _loop_body(self, body, head, work, restore, loop):
         self.loops.append(([], work, restore))
         self.block(body)
-        self.emit(O.Jump(self.where(loop), head))
+        # The jump back counts the work of the next pass.
+        self.emit(O.Jump(self.where(loop), head, self.prog.work.loop_pass(loop)))
 
     def _close_loop(self):
         breaks, _, _ = self.loops.pop()
@@ -883,7 +965,8 @@ class Ctx:
         breaks.append(self.emit(O.ClearOp(self.where(s), work, restore)))
 
     def s_RollOn(self, s):
-        self.emit(O.CallOp(self.where(s), self.prog.table_code[s.table]))
+        self.emit(O.CallOp(self.where(s), self.prog.table_code[s.table],
+                           dynamic=id(s) in self.prog.work.dynamic))
 
     def s_Test(self, s):
         test = self.prog.rs.test
@@ -935,20 +1018,36 @@ class Ctx:
         """An op doing some lines of generated Python (about ``node``)."""
         self.wheres.append(self.where(node))
         return self.emit(O.PureOp(self.where(node), [f"_at = {len(self.wheres) - 1}", *lines],
-                                  self.wheres, self.prog.gen_consts))
+                                  self.wheres, self.prog.gen_env))
 
     def s_Draw(self, s):
         work = self.temp(COUNT)
-        self.line_op(s, f"fr[{work}] = {Source(self).src(s.count)}")
+        src = Source(self)
+        hooks = self.prog.draw_hooks.get(s.source.name, ())
+        # Each card drawn is work, and so is asking the deck's 'on draw'
+        # rules about it (``ops.draw_work``): from a pile of more than
+        # FEW_CARDS cards counted here, for the cards it holds; from a
+        # smaller one, in the statement's work (``Work``).  A refill counts
+        # again, in the draw.
+        per_card = self.prog.work.per_card(s.source.name)
+        lines = [f"fr[{work}] = {src.src(s.count)}"]
+        if self.prog.work.cards > O.FEW_CARDS:
+            n = src.temp()
+            lines += [f"if ({n} := len(st.piles[{self.pile_src(s.source)}])) > {O.FEW_CARDS}:",
+                      f"    st.steps += {src.const(O.draw_work)}(fr[{work}], {n}, {per_card})",
+                      "    if st.steps > _lim:",
+                      f"        raise RuleFault({src.const(O.RUNAWAY)} % _lim)"]
+        self.line_op(s, *lines)
         refill = self.prog.refill.get(s.source.name)
         refill_i = self.prog.pile_index.get(refill) if refill else None
-        op = self.emit(O.DrawOp(self.where(s), work, self.pile(s.source), self.pile(s.dest), refill_i))
-        op.hooks = tuple(self.prog.draw_hooks.get(s.source.name, ()))
+        op = self.emit(O.DrawOp(self.where(s), work, self.pile(s.source), self.pile(s.dest), refill_i,
+                                per_card=per_card))
+        op.hooks = tuple(hooks)
 
     def s_MoveCard(self, s):
         src, dst = self.pile(s.source), self.pile(s.dest)
         card = self.prog.card_by_name[s.card]
-        same = [i for i, n in enumerate(self.prog.card_names) if n == s.card]
+        same = self.prog.cards_named(s.card)
         op_holder = []
 
         def move(st, fr):
@@ -975,11 +1074,16 @@ class Ctx:
         slot = self.locals[s.cards]
         op_holder = []
 
+        missing = f"card %s is not in {s.source.name}"
+
         def move(st, fr):
             a = st.piles[src(st, fr)]
             cards = fr[slot]
             if isinstance(cards, int):          # one card (from 'choose one card')
                 cards = (cards,)
+            if cards and len(cards) > O.ONE_BY_ONE:
+                O.take_cards(a, st.piles[dst(st, fr)], cards, missing, st.prog.card_names)
+                return
             for c in cards or ():
                 try:
                     a.remove(c)
@@ -1016,7 +1120,8 @@ class Ctx:
         choose.end = len(self.code)
 
     def s_ChooseOption(self, s):
-        self.emit(O.CallOp(self.where(s), self.prog.option_code[s.option]))
+        self.emit(O.CallOp(self.where(s), self.prog.option_code[s.option],
+                           dynamic=id(s) in self.prog.work.dynamic))
 
     def s_ChooseRow(self, s):
         table = self.prog.tables[s.table]
@@ -1065,7 +1170,8 @@ class Ctx:
         name = s.phase
 
         def skip(st, fr):
-            st.skips = st.skips + (name,)
+            if name not in st.skips:        # each phase once: skips do not pile up
+                st.skips = st.skips + (name,)
         self.emit(O.Exec(self.where(s), skip))
 
     def s_EndTurn(self, s):
@@ -1085,13 +1191,14 @@ class Ctx:
             self.emit(O.Exec(self.where(s), log))
             return
         shown = [self.shown(p) for p in parts]
+        most = self.prog.limits.max_text
         # A part that shows cards (or what was made from them) is read in
         # full only by those who may see those cards; the rest read it masked.
         seen = [[] if isinstance(p, str) else self.seen_sources(p) for p in parts]
         if not any(seen):
             def log(st, fr):
                 if st.logging:
-                    st.note(fr[PLAYER], "log", "".join(f(st, fr) for f in shown), None)
+                    st.note(fr[PLAYER], "log", _joined(shown, st, fr, most), None)
         else:
             masked = [f if not src else _constant(self.masked(p))
                       for p, f, src in zip(parts, shown, seen)]
@@ -1102,12 +1209,12 @@ class Ctx:
                     who = EVERYONE
                     for f in sources:
                         who = both(who, f(st, fr))
-                    text = "".join(f(st, fr) for f in shown)
+                    text = _joined(shown, st, fr, most)
                     if who is EVERYONE:
                         st.note(fr[PLAYER], "log", text, None)
                     else:
                         st.note(fr[PLAYER], "log", text, None,
-                                "".join(f(st, fr) for f in masked), who)
+                                _joined(masked, st, fr, most), who)
         self.emit(O.Exec(self.where(s), log))
 
     def shown(self, part):
@@ -1185,7 +1292,8 @@ class Ctx:
         return "(hidden)"
 
     def s_Call(self, s):
-        op = self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule]))
+        op = self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule],
+                                dynamic=id(s) in self.prog.work.dynamic))
         op.args = tuple(self.expr(a) for a in s.args)
 
     # --------------------------------------------------------- expressions
@@ -1261,8 +1369,7 @@ class Ctx:
 
     def card_field(self, slot, prop):
         """fn(st, fr) -> property ``prop`` of the card in local ``slot``."""
-        values = self.prog.card_props.get(prop, {})
-        table = [values.get(i) for i in range(len(self.prog.card_names))]
+        table = self.prog.card_table(prop)
         return lambda st, fr: None if fr[slot] is None else table[fr[slot]]
 
     def e_Name(self, e):
@@ -1295,7 +1402,12 @@ class Ctx:
         data = self.prog.track_data.get(e.obj)
         if e.obj in self.locals or data is None:
             return None
-        return self.prog.gslot[e.obj], {space: printed.get(e.name) for space, printed in data.items()}
+        key = (e.obj, e.name)
+        table = self.prog.track_tables.get(key)
+        if table is None:       # (made once for a track's value: it may have many spaces)
+            table = self.prog.track_tables[key] = {space: printed.get(e.name)
+                                                   for space, printed in data.items()}
+        return self.prog.gslot[e.obj], table
 
     def e_Attr(self, e):
         track = self.track_table(e)
@@ -1317,7 +1429,7 @@ class Ctx:
             return lambda st, fr: bool(a(st, fr)) and bool(b(st, fr))
         if e.op == "or":
             return lambda st, fr: bool(a(st, fr)) or bool(b(st, fr))
-        big = self.prog.limits.max_number
+        big, dice = self.prog.limits.max_number, self.prog.limits.max_dice
         if e.op == "+":
             def add(st, fr):
                 r = a(st, fr) + b(st, fr)
@@ -1325,6 +1437,8 @@ class Ctx:
                     if -big <= r <= big:
                         return r
                 except TypeError:       # two pools of dice (tuples) put together
+                    if type(r) is tuple and len(r) > dice:
+                        raise _too_many_dice(len(r), dice) from None
                     return r
                 raise _too_big(big)
             return add
@@ -1390,8 +1504,7 @@ class Ctx:
     def e_CountCards(self, e):
         pile = self.pile(e.pile)
         cid = self.prog.card_by_name[e.card]
-        names = self.prog.card_names
-        same = frozenset(i for i, n in enumerate(names) if n == e.card)
+        same = frozenset(self.prog.cards_named(e.card))
         if len(same) == 1:
             return lambda st, fr: st.piles[pile(st, fr)].count(cid)
         return lambda st, fr: sum(1 for c in st.piles[pile(st, fr)] if c in same)
@@ -1405,8 +1518,7 @@ class Ctx:
 
     def e_SumCards(self, e):
         pile = self.pile(e.pile)
-        values = self.prog.card_props.get(e.prop, {})
-        table = [values.get(i, 0) for i in range(len(self.prog.card_names))]
+        table = self.prog.card_table(e.prop, 0)
         return lambda st, fr: sum([table[c] for c in st.piles[pile(st, fr)]])
 
     def e_IfExpr(self, e):
@@ -1426,9 +1538,11 @@ class Ctx:
 
         def count(st, fr):
             v = value(st, fr)
+            faces = fr[slot] or ()
+            st.steps += len(faces)      # the dice looked at
             if v is None:
                 return 0
-            return sum(1 for face in fr[slot] or () if cmp(face, v))
+            return sum(1 for face in faces if cmp(face, v))
         return count
 
     def e_PieceQuery(self, e):
@@ -1596,6 +1710,7 @@ def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
     prog = Program(rs, limits)
     for late in prog.__dict__.pop("_late", []):
         late()
+    prog.work.finish()
     prog.runners = [None] * len(prog.codes)   # made on first use (``Program.runner``)
     return prog
 
@@ -1618,7 +1733,7 @@ class Source:
         return self.function_of(self.src(e))
 
     def function_of(self, body):
-        return _lazy_function(body, self.consts)
+        return _lazy_function(body, self.ctx.prog.gen_env)
 
     def const(self, value):
         self.consts.append(value)
@@ -1680,9 +1795,7 @@ class Source:
         return f"(None if fr[{slot}] is None else {self.const(table)}[fr[{slot}]])"
 
     def card_field(self, slot, prop):
-        prog = self.ctx.prog
-        values = prog.card_props.get(prop, {})
-        table = [values.get(i) for i in range(len(prog.card_names))]
+        table = self.ctx.prog.card_table(prop)
         return f"(None if fr[{slot}] is None else {self.const(table)}[fr[{slot}]])"
 
     def s_Name(self, e):
@@ -1864,8 +1977,7 @@ class Source:
         return "(st.test[1] if st.test is not None else 0)"
 
     def s_CountCards(self, e):
-        prog = self.ctx.prog
-        same = [i for i, n in enumerate(prog.card_names) if n == e.card]
+        same = self.ctx.prog.cards_named(e.card)
         pile = f"st.piles[{self.ctx.pile_src(e.pile)}]"
         if len(same) == 1:
             return f"{pile}.count({same[0]})"
@@ -1878,10 +1990,323 @@ class Source:
         return f"len(st.piles[{ctx.pile_src(e.pile)}])"
 
     def s_SumCards(self, e):
-        prog = self.ctx.prog
-        values = prog.card_props.get(e.prop, {})
-        value_of = self.const([values.get(i, 0) for i in range(len(prog.card_names))].__getitem__)
+        value_of = self.const(self.ctx.prog.card_table(e.prop, 0).__getitem__)
         return f"sum(map({value_of}, st.piles[{self.ctx.pile_src(e.pile)}]))"
+
+
+class Work:
+    """Upper bounds, worked out once from the IR, of the work a part of a
+    ruleset does, in the steps that ``Limits.max_steps`` counts (see
+    ``ops.spend``): each statement carried out, each value worked out (a
+    node of an expression), each die rolled, each card, piece or player a
+    question, loop or choice looks at, each value placed in a log line.
+
+    Work is counted before it is done.  ``stmts`` is one run through some
+    statements: with, for a loop, its head, the things a 'for each' looks
+    at and its first pass (each jump back then counts the next pass,
+    ``loop_pass``), and for a rule, table or option called, its own work
+    (``code``) -- unless the callee is big (``INLINE``) or can call back
+    into the caller (rules that recurse): such a call counts its callee's
+    work when it starts (``dynamic``; ``Program.push_cost``), as do
+    reactions, 'on draw' rules and rows chosen.  Of two ways (the sides of an 'if', the rows of a
+    table) the larger counts.  Work known only while playing (cards drawn,
+    dice of a pool) is counted by the ops as it comes."""
+
+    #: Bounds past any limit (a chain of rules each calling the next twice
+    #: would otherwise make numbers of thousands of digits).
+    CAP = 1 << 100
+
+    #: A callee of at most this much work is counted with its caller's (no
+    #: count at run time); a bigger one when it starts, as it may well not
+    #: be called at all (a rule called on one side of an 'if').
+    INLINE = 1000
+
+    def __init__(self, prog):
+        rs = prog.rs
+        self.prog = prog
+        self.players = max(rs.max_players, 1)
+        self.cards = sum(c.count for d in rs.decks for c in d.cards)
+        self.pieces = {ps.name: len(ps.pieces) for ps in rs.pieces}
+        self.memo = {}
+        self.reroll = 0
+        self.reroll = self.expr(rs.reroll.cond) if rs.reroll is not None else 0
+        #: stat name -> the 'whenever' questions a change of it asks (each twice)
+        self.watch = {}
+        for trig in rs.triggers:
+            asked = 2 * self.expr(trig.cond)
+            for name in ir.names_in(trig.cond):
+                self.watch[name] = self.watch.get(name, 0) + asked
+        turn = rs.turn
+        self.first = self.expr(turn.first) if turn is not None else 0
+        #: ("rule" | "table" | "option", name) -> the work of one run of it
+        self.code = {}
+        #: ids of the calls that count their callee's work as it starts
+        self.dynamic = set()
+        self.calls()
+
+    # ------------------------------------------------------------ calls
+
+    def calls(self):
+        """``code`` for every rule, table and option, callees first; the
+        calls within a group of codes that can call each other (found as
+        strongly connected components, Tarjan's way, without recursion)
+        go in ``dynamic``."""
+        rs = self.prog.rs
+        bodies = {}
+        for r in rs.rules:
+            bodies[("rule", r.name)] = [r.body]
+        for t in rs.tables:
+            bodies[("table", t.name)] = [row.body for row in t.rows]
+        for o in rs.options:
+            bodies[("option", o.name)] = [c.body for c in o.choices]
+        calls = {key: [(id(s), callee) for body in parts for s in _statements(body)
+                       if (callee := _callee(s)) in bodies]
+                 for key, parts in bodies.items()}
+        index, low, on_stack, stack, n = {}, {}, set(), [], 0
+        for root in bodies:
+            if root in index:
+                continue
+            work = [(root, iter(calls[root]))]
+            index[root] = low[root] = n
+            n += 1
+            stack.append(root)
+            on_stack.add(root)
+            while work:
+                key, edges = work[-1]
+                for _, callee in edges:
+                    if callee not in index:
+                        index[callee] = low[callee] = n
+                        n += 1
+                        stack.append(callee)
+                        on_stack.add(callee)
+                        work.append((callee, iter(calls[callee])))
+                        break
+                    if callee in on_stack:
+                        low[key] = min(low[key], index[callee])
+                else:
+                    work.pop()
+                    if work:
+                        parent = work[-1][0]
+                        low[parent] = min(low[parent], low[key])
+                    if low[key] == index[key]:      # a group, all its callees done
+                        group = set()
+                        while True:
+                            member = stack.pop()
+                            on_stack.discard(member)
+                            group.add(member)
+                            if member == key:
+                                break
+                        for member in group:
+                            self.dynamic.update(call for call, callee in calls[member]
+                                                if callee in group)
+                        for member in group:
+                            kind, name = member
+                            if kind == "rule":
+                                w = self.stmts(bodies[member][0])
+                            elif kind == "table":
+                                w = self.table(self.prog.tables[name])
+                            else:
+                                w = self.choices(self.prog.options[name].choices)
+                            self.code[member] = w
+
+    # ------------------------------------------------------------ values
+
+    def expr(self, e):
+        if e is None:
+            return 0
+        w = self.memo.get(id(e))
+        if w is None:
+            w = self.memo[id(e)] = min(self._expr(e), self.CAP)
+        return w
+
+    def _expr(self, e):
+        t, expr = type(e), self.expr
+        if t is ir.Roll:                # its dice, its log entry, the reroll question
+            return 1 + O.LOG + e.count * O.DIE + self.reroll
+        if t is ir.RollOff:             # (its dice count as they are rolled)
+            return 1 + O.LOG
+        if t in (ir.CountCards, ir.SumCards):
+            return 1 + self.cards
+        if t is ir.PieceQuery:
+            return 1 + self.pieces.get(e.pieces, 0) * (1 + expr(e.cond))
+        if t is ir.PieceExtreme:
+            return 1 + self.pieces.get(e.pieces, 0) * (1 + expr(e.cond) + expr(e.value))
+        if t is ir.PlayerQuery:
+            return 1 + self.players * (1 + expr(e.cond))
+        if t is ir.Extreme:
+            return 1 + self.players * (1 + expr(e.value))
+        # (a pool's dice, and those a pool question looks at, are counted
+        # as they are rolled and looked at)
+        return 1 + sum(expr(c) for c in ir.children(e))
+
+    # ------------------------------------------------------------ statements
+
+    def stmts(self, stmts):
+        return min(sum(self.stmt(s) for s in stmts), self.CAP)
+
+    def stmt(self, s):
+        w = self.memo.get(id(s))
+        if w is None:
+            w = self.memo[id(s)] = min(self._stmt(s), self.CAP)
+        return w
+
+    def _stmt(self, s):
+        t, expr, stmts = type(s), self.expr, self.stmts
+        if t is ir.Assign:
+            return 1 + expr(s.value) + self.watch.get(s.target.name, 0)
+        if t is ir.If:
+            return 1 + expr(s.cond) + max(stmts(s.then), stmts(s.orelse))
+        if t is ir.While:
+            return 1 + expr(s.cond) + self.loop_pass(s)
+        if t is ir.Repeat:
+            return 1 + expr(s.times) + self.loop_pass(s)
+        if t is ir.ForEachPlayer:
+            return 1 + self.first + self.players * (1 + expr(s.cond)) + self.loop_pass(s)
+        if t is ir.ForEachPiece:
+            return 1 + self.pieces.get(s.pieces, 0) * (1 + expr(s.cond)) + self.loop_pass(s)
+        if t is ir.ForEachCard:
+            return 1 + self.cards * (1 + expr(s.cond)) + self.loop_pass(s)
+        if t in (ir.ChoosePiece, ir.PickPiece):
+            return 1 + O.LOG + self.pieces.get(s.pieces, 0) * (1 + expr(s.cond))
+        if t is ir.ChooseCard:
+            return 1 + self.cards * (1 + expr(s.cond))
+        if t in (ir.MoveAll, ir.MoveCards, ir.MoveCard):
+            return 1 + self.cards
+        if t is ir.Draw:    # the cards of a small pile (a big one counts as it starts)
+            few = min(self.cards, O.FEW_CARDS)
+            drawn = min(s.count.value, few) if isinstance(s.count, ir.Num) else few
+            return 1 + O.LOG + expr(s.count) + O.draw_work(drawn, few, self.per_card(s.source.name))
+        if t is ir.Test:    # the die and its log entry, the test's
+            return 2 + 2 * O.LOG + O.DIE + self.reroll + expr(s.target)
+        if t is ir.ChooseOne:
+            return 1 + sum(expr(c.cond) for c in s.choices) + self.choices(s.choices)
+        if t is ir.May:
+            return 1 + max(stmts(s.body), stmts(s.orelse))
+        if t is ir.Log:     # the entry, and each value placed in it
+            return 1 + O.LOG + O.SHOWN * sum(1 for p in ir.log_parts(s.text) if not isinstance(p, str))
+        w = 1 + sum(expr(c) for c in ir.children(s))
+        callee = _callee(s)
+        if callee is not None and id(s) not in self.dynamic:
+            if self.code.get(callee, 0) > self.INLINE:
+                self.dynamic.add(id(s))
+            else:
+                w += O.CALL + self.code.get(callee, 0)
+        if t is ir.EndGame:
+            w += O.LOG
+        return w
+
+    def choices(self, choices):
+        return max((self.stmts(c.body) for c in choices), default=0)
+
+    def per_card(self, deck):
+        """The work of each card drawn from ``deck``: the card (and its log
+        entry), and the questions of the deck's 'on draw' rules about it."""
+        return O.CARD + sum(self.expr(dt.cond) for dt in self.prog.rs.draw_triggers
+                            if dt.deck == deck)
+
+    def loop_pass(self, s):
+        """One more pass of loop ``s``: its body, and a while's question."""
+        head = self.expr(s.cond) if isinstance(s, ir.While) else 0
+        return min(1 + head + self.stmts(s.body), self.CAP)
+
+    def table(self, t):
+        """A roll on table ``t``: the die, finding the row, the row (and
+        their log entries)."""
+        return 3 + 2 * O.LOG + O.DIE + self.reroll + \
+            max((2 + self.stmts(row.body) for row in t.rows), default=0)
+
+    def turn(self, turn):
+        """The phases of a turn (each logged)."""
+        return 0 if turn is None else sum(1 + O.LOG + self.stmts(ph.body) for ph in turn.phases)
+
+    # ------------------------------------------------------------ the program
+
+    def finish(self):
+        """Once every code is built: what a frame of each code counts when
+        it starts (``push_cost``: its statements and its locals), what a
+        turn counts (its frame, the end conditions asked before it and at a
+        round's start, the turn's values, the 'when' of its seat), what a
+        seat passed over counts; and the values a state of the program can
+        hold, against ``Limits.max_values``."""
+        prog, rs, expr = self.prog, self.prog.rs, self.expr
+        prog.push_cost = [min(O.FRAME + n + w, self.CAP) for n, w in zip(prog.nlocals, prog.code_work)]
+        endings = sum(expr(e.cond) for e in rs.endings)
+        when = expr(rs.turn.when) if rs.turn is not None else 0
+        prog.turn_cost = min(O.TURN + O.LOG + prog.push_cost[prog.turn_code] + 2 * endings
+                             + self.first + when + sum(expr(s.initial) for s in prog.turn_stats),
+                             self.CAP)
+        prog.idle_cost = 1 + when + endings + self.first
+        self.memo = {}
+        self.values()
+
+    def values(self):
+        prog, rs, lim = self.prog, self.prog.rs, self.prog.limits
+        per_player, players = prog.K, rs.max_players
+        fixed = len(prog.global_stats) + len(prog.piece_init)
+        most = max(range(len(prog.codes)), key=prog.nlocals.__getitem__)
+        frames = lim.max_depth * (3 + prog.nlocals[most])
+        total = per_player * players + fixed + self.cards + frames
+        if total <= lim.max_values:
+            return
+        pos = (prog.code_pos[most] if frames >= per_player * players else rs.players_pos) \
+            or ir.Pos(1, 1)
+        raise RulesetCheckError.at(
+            rs.filename, pos.line, pos.column,
+            f"a state of this game can hold {total} values ({per_player} stats per player × "
+            f"{players} players, {fixed} global and piece values, {self.cards} cards, and "
+            f"{lim.max_depth} rules called inside each other × {3 + prog.nlocals[most]} values "
+            f"of {prog.code_names[most]}); the limit is {lim.max_values} (Limits.max_values)",
+            rs.source)
+
+
+def _statements(body):
+    """Every statement in ``body``, those nested in its statements too."""
+    stack = list(reversed(body))
+    while stack:
+        s = stack.pop()
+        yield s
+        if isinstance(s, ir.ChooseOne):
+            for c in reversed(s.choices):
+                stack.extend(reversed(c.body))
+            continue
+        for name in ("orelse", "then", "body"):
+            inner = getattr(s, name, None)
+            if isinstance(inner, tuple):
+                stack.extend(reversed(inner))
+
+
+#: IR node type -> its fields that hold nodes (or tuples of them)
+_NODE_FIELDS = {}
+
+
+def _children(node):
+    """``ir.children(node)`` as a list, faster: the fields worth looking
+    at are found once a node type."""
+    t = type(node)
+    fields = _NODE_FIELDS.get(t)
+    if fields is None:
+        fields = _NODE_FIELDS[t] = tuple(f.name for f in getattr(t, "__attrs_attrs__", ())
+                                         if f.name != "pos")
+    out = []
+    for name in fields:
+        v = getattr(node, name)
+        if isinstance(v, tuple):
+            out.extend(x for x in v if hasattr(type(x), "__attrs_attrs__"))
+        elif hasattr(type(v), "__attrs_attrs__"):
+            out.append(v)
+    return out
+
+
+def _callee(node):
+    """The code a statement calls at once: ("rule" | "table" | "option", name), or None."""
+    t = type(node)
+    if t is ir.Call:
+        return ("rule", node.rule)
+    if t is ir.RollOn:
+        return ("table", node.table)
+    if t is ir.ChooseOption:
+        return ("option", node.option)
+    return None
 
 
 class PureBlock:
@@ -1904,12 +2329,13 @@ class PureBlock:
     def line(self, depth, text):
         self.lines.append("    " * depth + text)
 
-    def count_step(self, depth):
-        """Every pass of every loop counts against ``Limits.max_steps``, as
-        the machine's steps do, so an endless loop still stops."""
-        self.line(depth, "st.steps += 1")
-        self.line(depth, "if st.steps > st.limits.max_steps:")
-        self.line(depth + 1, f"raise RuleFault({self.source.const(_RUNAWAY)} % st.limits.max_steps)")
+    def count_step(self, depth, loop):
+        """Every pass of every loop counts its work against
+        ``Limits.max_steps`` (``Work.loop_pass``), as the ops' loops do, so
+        an endless loop still stops."""
+        self.line(depth, f"st.steps += {self.ctx.prog.work.loop_pass(loop)}")
+        self.line(depth, "if st.steps > _lim:")
+        self.line(depth + 1, f"raise RuleFault({self.source.const(_RUNAWAY)} % _lim)")
 
     def block(self, stmts, depth):
         if not stmts:
@@ -1935,11 +2361,11 @@ class PureBlock:
                 self.block(s.orelse, depth + 1)
         elif isinstance(s, ir.While):
             self.line(depth, f"while {cond(s.cond)}:")
-            self.count_step(depth + 1)
+            self.count_step(depth + 1, s)
             self.block(s.body, depth + 1)
         elif isinstance(s, ir.Repeat):
             self.line(depth, f"for {self.source.temp()} in range({src(s.times)}):")
-            self.count_step(depth + 1)
+            self.count_step(depth + 1, s)
             self.block(s.body, depth + 1)
         elif isinstance(s, ir.ForEachPlayer):
             self.each_player(s, depth)
@@ -1994,15 +2420,22 @@ class PureBlock:
         a tuple of them); a card not in A is an error naming it."""
         ctx, src = self.ctx, self.source
         a, b, cards, c = src.temp(), src.temp(), src.temp(), src.temp()
-        missing = src.const(f"card %s is not in {s.source.name}")
+        text = f"card %s is not in {s.source.name}"
+        missing, names = src.const(text), src.const(ctx.prog.card_names)
         self.line(depth, f"{a} = st.piles[{ctx.pile_src(s.source)}]")
         self.line(depth, f"{b} = st.piles[{ctx.pile_src(s.dest)}]")
         self.line(depth, f"{cards} = fr[{ctx.locals[s.cards]}]")
+        if ctx.prog.work.cards > O.FEW_CARDS:
+            # Many cards go in one pass over the pile (``ops.take_cards``).
+            self.line(depth, f"if type({cards}) is tuple and len({cards}) > {O.ONE_BY_ONE}:")
+            self.line(depth + 1, f"{src.const(O.take_cards)}({a}, {b}, {cards}, {missing}, {names})")
+            self.line(depth, "else:")
+            depth += 1
         self.line(depth, f"for {c} in ({cards},) if type({cards}) is int else {cards} or ():")
         self.line(depth + 1, "try:")
         self.line(depth + 2, f"{a}.remove({c})")
         self.line(depth + 1, "except ValueError:")
-        self.line(depth + 2, f"raise RuleFault({missing} % {src.const(ctx.prog.card_names)}[{c}]) from None")
+        self.line(depth + 2, f"raise RuleFault({missing} % {names}[{c}]) from None")
         self.line(depth + 1, f"{b}.append({c})")
 
     def each(self, head, scope, item, s, depth):
@@ -2015,7 +2448,7 @@ class PureBlock:
             self.loop_test(s.cond, depth + 1)
         finally:
             scope.pop()
-        self.count_step(depth + 1)
+        self.count_step(depth + 1, s)
         self.block(s.body, depth + 1)
 
     def loop_test(self, cond, depth):
@@ -2043,7 +2476,7 @@ class PureBlock:
             self.line(depth + 1, f"if {seat} == {me}:")
             self.line(depth + 2, "continue")
         self.loop_test(s.cond, depth + 1)
-        self.count_step(depth + 1)
+        self.count_step(depth + 1, s)
         self.block(s.body, depth + 1)
         if not s.var:
             self.line(depth - 1, "finally:")
@@ -2052,18 +2485,22 @@ class PureBlock:
 
 _RUNAWAY = O.RUNAWAY
 
+#: The most IR nodes one run of plain statements (a ``PureOp``) holds.
+PURE_NODES = 2000
+
 
 def _stub(st, fr):
     return _build()(st, fr)     # noqa: F821 (each lazy function's globals hold its _build)
 
 
-def _lazy_function(body, consts):
+def _lazy_function(body, gen_env):
     """fn(st, fr) -> the value of the expression source ``body``, turned
     into Python the first time it is called: most never are (each code's
     generated function has their source inline), and compiling them all
     would be most of the time a ruleset takes to load.  On its first call
-    the function takes the compiled code as its own."""
-    env = {**_GENERATED_ENV, "C": consts}
+    the function takes the compiled code as its own.  ``gen_env`` is the
+    program's ``Program.gen_env``."""
+    env = dict(gen_env)
 
     def build():
         real = eval(compile(f"lambda st, fr: {body}", "<rulelang expression>", "eval"), env)
@@ -2096,6 +2533,29 @@ def _big_result(r, big):
     if type(r) is bool or (type(r) is int and -big <= r <= big):
         return r
     raise _too_big(big)
+
+
+def _big_checker(dice):
+    """``_big_result`` for a program whose pools hold at most ``dice``
+    dice (``Limits.max_dice``): two pools put together may not make more."""
+    def big_result(r, big):
+        if type(r) is tuple and len(r) > dice:
+            raise _too_many_dice(len(r), dice)
+        return _big_result(r, big)
+    return big_result
+
+
+def _joined(parts, st, fr, most):
+    """A log line from its parts (``Ctx.shown``), cut at ``most``
+    characters (``Limits.max_text``)."""
+    out, n = [], 0
+    for show in parts:
+        text = show(st, fr)
+        out.append(text)
+        n += len(text)
+        if n > most:
+            return "".join(out)[:most] + "…"
+    return "".join(out)
 
 
 _COMPOUND = (ir.BinOp, ir.Compare, ir.Not, ir.Neg, ir.IfExpr, ir.CallFn, ir.PieceQuery,

@@ -12,6 +12,7 @@ cheaply and exactly.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from ..errors import RulesetRuntimeError
@@ -25,12 +26,125 @@ WAIT_NONE, WAIT_CHANCE, WAIT_DECISION = 0, 1, 2
 
 M64 = (1 << 64) - 1
 
-RUNAWAY = "the rules ran %d steps without reaching a decision (an endless loop?)"
+RUNAWAY = ("the rules ran %d steps without reaching a decision (an endless loop? "
+           "Limits.max_steps bounds the work between two moves)")
 
 
 class RuleFault(Exception):
     """Something a rule did at run time went past a limit or cannot be
     done; the machine reports it as a ``RulesetRuntimeError`` at the op."""
+
+
+# ------------------------------------------------------------------ work
+#
+# ``st.steps`` counts the work done since the move began (``State.wait``
+# ends a move's count), against ``Limits.max_steps``.  Work known before it
+# is done is counted before it starts, as one constant worked out when the
+# ruleset is compiled (``compile.Work``): a frame when it starts (its
+# statements, its locals, the dice it rolls, the cards and pieces its
+# questions look at, the small rules it calls), a loop's next pass at each
+# jump back, a turn as it begins.  Work known only while playing is
+# counted as it comes: the cards a draw from a big pile may take (and each
+# refill of its deck), the dice of a pool and of a roll-off, the dice a
+# pool question looks at, a big or recursive rule called.  Generated code
+# (``codegen``) counts the same work at the same points.
+
+
+#: What some work counts, in steps: a step is about the time generated code
+#: takes to work out one value (tens of nanoseconds), and these are about as
+#: many steps as each takes (their log entries included).
+DIE = 16            # a die rolled by a roll, a table or a test
+POOL_DIE = 32       # a die of a pool ('roll N dice d6')
+ROLL_OFF_DIE = 100  # a die of a roll-off
+CARD = 40           # a card drawn
+LOG = 40            # a log entry
+SHOWN = 8           # a value placed in a log line
+CALL = 10           # a rule, table or option called (its work besides)
+FRAME = 100         # a frame the machine starts (a reaction, an 'on draw', a big rule)
+TURN = 100          # a turn
+
+#: Seats passed over by the turn's 'when' at most this many steps each are
+#: counted with the turn they lead to (at most ``max_idle_seats`` of them);
+#: dearer ones, one by one.
+FEW_IDLE = 100
+
+
+def spend(st, work):
+    """Count ``work`` (a whole number, at least 0); past the limit, stop."""
+    st.steps += work
+    if st.steps > st.limits.max_steps:
+        raise RuleFault(RUNAWAY % st.limits.max_steps)
+
+
+def draw_work(n, cards, per_card):
+    """The work of drawing ``n`` cards from a pile of ``cards`` cards: each
+    draw takes ``per_card`` (the card, and the 'on draw' questions about
+    it) and finds the card's first copy in the pile (a scan, counted an
+    eighth of a step a card)."""
+    return max(0, min(n, cards)) * (per_card + (cards >> 3))
+
+
+#: A log entry counts one more against ``Limits.max_log_entries`` for each
+#: this many characters of its text (so the log's size is bounded, not only
+#: its length).
+LOG_CHARACTERS = 100
+
+
+def logged(st, entry):
+    """The log's new last node with ``entry``: (entry, the node before,
+    the log's size: its entries, each counting one more for every
+    LOG_CHARACTERS characters).  Past ``Limits.max_log_entries``, stop."""
+    tail = st.log_tail
+    n = 1 + len(entry.text) // LOG_CHARACTERS
+    if tail is not None and len(tail) > 2:
+        n += tail[2]
+    else:                   # a log rebuilt as pairs (a restored one): sized once
+        node = tail
+        while node is not None:
+            n += 1 + len(node[0].text) // LOG_CHARACTERS
+            node = node[1]
+    if n > st.limits.max_log_entries:
+        raise RuleFault(f"the game's log would hold more than {st.limits.max_log_entries} "
+                        f"entries (Limits.max_log_entries)")
+    return (entry, tail, n)
+
+
+def take_cards(a, b, cards, missing, names):
+    """Move ``cards`` (card ids, in order) from pile ``a`` to the end of
+    pile ``b``, each from its first place in ``a``, as one ``a.remove`` a
+    card would, but in one pass over ``a``.  A card ``a`` does not hold is a
+    ``RuleFault`` (``missing % its name``), for the first such card."""
+    need = {}
+    for c in cards:
+        need[c] = need.get(c, 0) + 1
+    have = dict.fromkeys(need, 0)
+    for c in a:
+        if c in have:
+            have[c] += 1
+    for c in cards:
+        have[c] -= 1
+        if have[c] < 0:
+            raise RuleFault(missing % names[c])
+    kept = []
+    for c in a:
+        left = need.get(c)
+        if left:
+            need[c] = left - 1
+        else:
+            kept.append(c)
+    a[:] = kept
+    b.extend(cards)
+
+
+#: Chosen cards moved one by one (``list.remove``) up to this many; more go
+#: through ``take_cards`` (in a game of more than ``FEW_CARDS`` cards).
+ONE_BY_ONE = 8
+
+#: In a game of at most this many cards, a statement that draws, moves or
+#: looks at cards does so little that its work is counted at compile time,
+#: as for the most cards there are (``compile.Work``); in a bigger game a
+#: draw from a pile of more cards counts them as it starts (``draw_work``).
+FEW_CARDS = 64
 
 
 def roll_label(value):
@@ -129,11 +243,12 @@ class PureOp(Op):
     generated Python, part of their code's generated function
     (``codegen``).  Run on its own, it is made into a function first."""
 
-    __slots__ = ("lines", "wheres", "consts", "fn")
+    __slots__ = ("lines", "wheres", "env", "fn")
 
-    def __init__(self, where, lines, wheres, consts):
+    def __init__(self, where, lines, wheres, env):
         super().__init__(where)
-        self.lines, self.wheres, self.consts, self.fn = lines, wheres, consts, None
+        # ``env``: what the lines can name (``compile.Program.gen_env``).
+        self.lines, self.wheres, self.env, self.fn = lines, wheres, env, None
 
     def run(self, st, fr):
         if self.fn is None:
@@ -158,13 +273,19 @@ def fault(st, op, e):
 
 
 class Jump(Op):
-    __slots__ = ("target",)
+    """Go to ``target``.  The jump back at the end of a loop's body counts
+    ``cost``, the work of the next pass (``compile.Work.loop_pass``)."""
 
-    def __init__(self, where, target=None):
+    __slots__ = ("target", "cost")
+
+    def __init__(self, where, target=None, cost=0):
         super().__init__(where)
         self.target = target
+        self.cost = cost
 
     def run(self, st, fr):
+        if self.cost:
+            spend(st, self.cost)
         fr[PC] = self.target
         return True
 
@@ -203,16 +324,22 @@ class DispatchOp(Op):
 class CallOp(Op):
     """Push a frame for another code (a rule, table or option)."""
 
-    __slots__ = ("code", "nlocals", "start", "args")
+    __slots__ = ("code", "nlocals", "start", "args", "dynamic")
 
-    def __init__(self, where, code, nlocals=0, start=0, args=()):
+    def __init__(self, where, code, nlocals=0, start=0, args=(), dynamic=True):
         super().__init__(where)
         self.code = code
         self.nlocals = nlocals
         self.start = start
         self.args = args   # fns giving the rule's parameters, its first locals
+        #: Whether the callee's work is counted as it starts (a big rule, or
+        #: one that can call back here); otherwise it was counted with the
+        #: caller's (``compile.Work``).
+        self.dynamic = dynamic
 
     def run(self, st, fr):
+        if self.dynamic:
+            spend(st, st.prog.push_cost[self.code])
         frame = [self.code, self.start, fr[PLAYER]] + [None] * st.prog.nlocals[self.code]
         for i, arg in enumerate(self.args):
             frame[LOCALS + i] = arg(st, fr)
@@ -241,6 +368,7 @@ class TriggerAssign(Op):
         fr[PC] += 1
         for (cond, code), was in zip(self.triggers, before):
             if not was and cond(st, probe):
+                spend(st, st.prog.push_cost[code])
                 st.push([code, 0, p] + [None] * st.prog.nlocals[code])
         return True
 
@@ -262,7 +390,7 @@ class RollOp(Op):
         self.sides = sides
         self.slot = slot
         self.why = why
-        self.dist = _sum_distribution(count, sides)
+        self.dist = None    # the outcomes and their chances, worked out when first asked
         self.kept = {}      # (die kept or rerolled, or None, player) -> its moves
 
     def run(self, st, fr):
@@ -293,7 +421,13 @@ class RollOp(Op):
         if st.rerolling:
             v = fr[self.slot]
             return [(f"keep {v}", None, "keep"), (f"reroll {v}", None, "reroll")]
-        return [(roll_label(v), p, v) for v, p in self.dist]
+        return [(roll_label(v), p, v) for v, p in self.outcomes()]
+
+    def outcomes(self):
+        """(total, probability) of each total, lowest first."""
+        if self.dist is None:
+            self.dist = _sum_distribution(self.count, self.sides)
+        return self.dist
 
     def move_list(self, st, fr, player, make):
         key = (fr[self.slot], player) if st.rerolling else (None, player)
@@ -305,7 +439,7 @@ class RollOp(Op):
     def choices(self, st, fr):
         if st.rerolling:
             return _KEEP_OR_REROLL
-        return [v for v, _ in self.dist]
+        return [v for v, _ in self.outcomes()]
 
     def resume(self, st, fr, data):
         if st.rerolling:
@@ -324,19 +458,22 @@ class RollOp(Op):
         return self.got(st, fr, data)
 
 
+@functools.lru_cache(maxsize=64)
 def _sum_distribution(count, sides):
-    """Exact distribution of the sum of ``count`` dice (small pools only)."""
+    """Exact distribution of the sum of ``count`` dice (small pools only):
+    ((total, probability), ...), lowest total first.  One die at a time,
+    each total's ways from running sums (count × count × sides steps)."""
     if count * sides > 10_000 or count > 100:
         return None
-    dist = {0: 1}
+    ways = [1]                  # ways[t]: the ways to make total t
     for _ in range(count):
-        nxt = {}
-        for total, ways in dist.items():
-            for face in range(1, sides + 1):
-                nxt[total + face] = nxt.get(total + face, 0) + ways
-        dist = nxt
+        run = [0]
+        for w in ways:
+            run.append(run[-1] + w)
+        top = len(ways)         # run[i] = ways of the totals below i
+        ways = [run[min(t, top)] - run[max(t - sides, 0)] for t in range(top + sides)]
     whole = sides ** count
-    return [(v, Fraction(w, whole)) for v, w in sorted(dist.items())]
+    return tuple((t, Fraction(w, whole)) for t, w in enumerate(ways) if w)
 
 
 _KEEP_OR_REROLL = ("keep", "reroll")
@@ -379,6 +516,7 @@ class RollOffOp(Op):
                 work = (contenders, rolls)
                 continue
             fr[self.work] = work
+            spend(st, ROLL_OFF_DIE)
             if st.explicit:
                 st.wait(WAIT_CHANCE, None)
                 return False
@@ -410,16 +548,19 @@ class DrawOp(Op):
     mode each draw is a chance node (even from a deck of one kind of card,
     so that every draw can be forced the same way)."""
 
-    __slots__ = ("count", "src", "dst", "refill", "hooks")
+    __slots__ = ("count", "src", "dst", "refill", "hooks", "per_card")
     waits = True
 
-    def __init__(self, where, count, src, dst, refill, hooks=()):
+    def __init__(self, where, count, src, dst, refill, hooks=(), per_card=1):
         super().__init__(where)
         self.count = count
         self.src = src      # fn(st, fr) -> pile index
         self.dst = dst
         self.refill = refill  # pile index or None
         self.hooks = hooks    # the deck's 'on draw' rules: (cond or None, code)
+        #: The work of each card drawn (see ``draw_work``; the draw
+        #: statement counts it for the cards in the deck when it starts).
+        self.per_card = per_card
 
     def run(self, st, fr):
         piles = st.piles
@@ -431,6 +572,8 @@ class DrawOp(Op):
             if not src and self.refill is not None and piles[self.refill]:
                 src.extend(piles[self.refill])
                 piles[self.refill].clear()
+                n = len(src)
+                spend(st, n + LOG + draw_work(fr[self.count], n, self.per_card))
                 if st.logging:
                     st.note(fr[PLAYER], "shuffle", "the discards are shuffled into a new deck", None)
             if not src:
@@ -469,6 +612,7 @@ class DrawOp(Op):
             frame = [code, 0, fr[PLAYER]] + [None] * st.prog.nlocals[code]
             frame[LOCALS] = card
             if cond is None or cond(st, frame):
+                spend(st, st.prog.push_cost[code])
                 st.push(frame)
                 return True
         return False
@@ -556,7 +700,7 @@ class ChooseCardsOp(ChoiceOp):
     pile; the choice (a tuple of card ids) goes into ``slot``.  Cards of the
     same kind are interchangeable, so the moves are distinct multisets."""
 
-    __slots__ = ("low", "high", "pile", "slot", "prompt", "cache", "fixed", "guard")
+    __slots__ = ("low", "high", "pile", "slot", "prompt", "cache", "fixed", "guard", "held")
     waits = True
 
     def __init__(self, where, low, high, pile, slot, prompt):
@@ -567,6 +711,7 @@ class ChooseCardsOp(ChoiceOp):
         #: whether the pile may be hidden from the chooser (a deck, a hidden
         #: pile): checked before waiting (``refuse_blind``; set by the compiler)
         self.guard = True
+        self.held = 0       # the moves the cache holds
 
     def run(self, st, fr):
         if self.guard:
@@ -605,8 +750,10 @@ class ChooseCardsOp(ChoiceOp):
         if found is None:
             moves = self._moves(st, cards, key[1], key[2])
             found = (moves, [value for _, _, value in moves], {})
-            if len(self.cache) >= 4096:
+            if len(self.cache) >= 4096 or self.held > CACHED_MOVES:
                 self.cache.clear()
+                self.held = 0
+            self.held += len(moves)
             self.cache[key] = found
             if self.fixed:
                 self.cache[key[0]] = found
@@ -633,6 +780,12 @@ class ChooseCardsOp(ChoiceOp):
     def shown(self, st, value):     # the value is a tuple of cards (a move's own)
         names = st.prog.card_names
         return ", ".join(names[c] for c in value) if value else "nothing"
+
+
+#: The most moves one op's cache of card choices keeps (then it starts
+#: again): hands repeat, but a cache of every hand seen must not grow
+#: without end.
+CACHED_MOVES = 100_000
 
 
 class _TooMany(Exception):
@@ -773,6 +926,7 @@ class ChooseRowOp(Op):
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {label}", label)
         fr[PC] += 1
         code = self.table_code
+        spend(st, st.prog.push_cost[code])
         frame = [code, start, fr[PLAYER]] + [None] * st.prog.nlocals[code]
         frame[LOCALS] = value
         st.push(frame)
@@ -913,7 +1067,9 @@ class PoolOp(Op):
             if n is None or n < 0:
                 n = 0
             if n > limit:
-                raise RuleFault(f"a pool of {n} dice is more than the limit of {limit}")
+                raise RuleFault(f"a pool of {n} dice is more than the limit of {limit} "
+                                f"(Limits.max_dice)")
+            spend(st, n * POOL_DIE)
             work = ((), n)
         faces, left = work
         while left > 0:
@@ -1201,6 +1357,9 @@ class NextTurnOp(Op):
             if idle > st.limits.max_idle_seats:
                 raise self.error(st, "no player can take a turn (the turn's 'when' "
                                  "condition is false for everyone)")
+            if game.idle_cost > FEW_IDLE:
+                spend(st, game.idle_cost)
+        spend(st, game.turn_cost + (idle * game.idle_cost if game.idle_cost <= FEW_IDLE else 0))
         st.start_turn(seat)
         st.push([game.turn_code, 0, seat] + [None] * game.nlocals[game.turn_code])
         return True

@@ -18,7 +18,8 @@ import attrs
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from .compile import Program
-from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, _At, fault, rand_below
+from .ops import (CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At, fault,
+                  logged, rand_below)
 from .visibility import Sight, sees
 
 #: ``State.current_player`` at a chance node.
@@ -537,12 +538,13 @@ class State:
         """Log an entry; ``seen_by`` (see ``LogEntry``) when not everyone
         may read it in full, with ``public`` and ``public_value`` for the rest."""
         if self.logging:
-            self.log_tail = (LogEntry(self.round, player, kind, text, value, public, seen_by,
-                                      public_value), self.log_tail)
+            self.log_tail = logged(self, LogEntry(self.round, player, kind, text, value, public,
+                                                  seen_by, public_value))
 
     def wait(self, kind, actor):
         self.waiting = kind
         self.actor = actor
+        self.steps = 0      # the work of this move ends here (the next begins with its resume)
 
     def clear_wait(self):
         self.waiting = WAIT_NONE
@@ -620,10 +622,12 @@ class State:
                     run = prog.runner(fr[0])
                 if not run(self, fr):
                     return
+            if self.over is None:
+                self.finish("no more turns")
         except PureFault as e:
             raise fault(self, _At(e.where), e.error) from e.error
-        if self.over is None:
-            self.finish("no more turns")
+        except RuleFault as e:      # a limit reached by the machine itself (the log's)
+            raise fault(self, _At(("the game", None)), e) from e
 
 
 def _fault(st, op, e):
