@@ -2,7 +2,8 @@
 promise of the move API checked at every step (rulelang.testing), and
 the harness itself shown to catch each kind of broken promise.
 
-CI plays 200 games per ruleset per chance mode.  A long session:
+``make test`` plays 100 games per ruleset per chance mode, ``make test-long``
+(in CI too) 600.  A long session:
 
     RULELANG_CONFORMANCE_GAMES=10000 python -m pytest tests/test_conformance.py -k every_ruleset
 
@@ -29,7 +30,7 @@ from rulelang.testing import Failure, check_ruleset, declared_max_moves
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 EXTRA = sorted((ROOT / "tests" / "conformance").glob("*.rules"))
-GAMES = int(os.environ.get("RULELANG_CONFORMANCE_GAMES", "200"))
+GAMES = int(os.environ.get("RULELANG_CONFORMANCE_GAMES", "100"))
 SEED = int(os.environ.get("RULELANG_CONFORMANCE_SEED", "0"))
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 

@@ -16,8 +16,9 @@ exception allowed is ``RulesetError``.  All of it runs under
 ``rulelang.testing.EngineAudit``: the engine opens no file, socket or
 process, imports nothing and reads no clock.
 
-CI runs a few thousand examples: 150 + 250 from the grammar (generating
-them is what takes the time) and 1600 mutations.  RULELANG_FUZZ_EXAMPLES=N
+make test runs 150 + 250 from the grammar (generating them is what takes
+the time), 800 mutations and 300 shaped IRs; make test-long 2000 of each.
+RULELANG_FUZZ_EXAMPLES=N
 runs N per test instead.  A long session, e.g. overnight:
 
     RULELANG_FUZZ_EXAMPLES=200000 python -m pytest tests/test_fuzz.py -q --hypothesis-show-statistics
@@ -234,7 +235,7 @@ def mutated(draw):
 
 
 def test_mutations_of_the_rulesets():
-    @fuzz_settings(1600)
+    @fuzz_settings(800)
     @given(mutated(), st.integers(0, 2**16))
     def run(text, seed):
         loads_or_error(text, seed)
