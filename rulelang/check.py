@@ -146,6 +146,7 @@ class Checker:
                     if v in self.stats or v in self.consts:
                         self.error(s, f"the word '{v}' is also the name of a stat or constant")
         for s in rs.stats:
+            self.stat_shape(s)
             if s.spaces:
                 self.track(s)
         for s in rs.stats:
@@ -322,6 +323,22 @@ class Checker:
         if 2 <= t.sides <= self.limits.max_die_sides and missing:
             self.error(t, f"table '{t.name}' has no row for a roll of "
                           f"{', '.join(map(str, missing))}")
+
+    def stat_shape(self, s):
+        """What the syntax always gives and a document may not: a track's
+        values are its spaces' names, and a stat of words starts at one of
+        them."""
+        if s.spaces is not None and s.values != tuple(sp.name for sp in s.spaces):
+            self.error(s, f"track '{s.name}' must list as its values the names of its spaces, "
+                          f"in order")
+        if s.values is not None:
+            if not s.values:
+                self.error(s, f"stat '{s.name}' has an empty list of words")
+            elif not (isinstance(s.initial, ir.Name) and s.initial.name in s.values):
+                self.error(s, f"stat '{s.name}' must start at one of its words "
+                              f"({', '.join(s.values[:5])})")
+            if s.min is not None or s.max is not None:
+                self.error(s, f"stat '{s.name}' holds words and cannot have a min or max")
 
     def track(self, stat):
         """A track's spaces: the data each prints, one type per name."""

@@ -133,7 +133,7 @@ def problems(data: Any, limits: Optional[Limits] = None,
                               f"{FORMAT!r}" if "format" in data else
                  f"'format' is missing: a serialized ruleset says {FORMAT!r}")]
     origin = data.get("origin")
-    if origin is not None and (type(origin) is not str or len(origin) > limits.max_text):
+    if "origin" in data and (type(origin) is not str or len(origin) > limits.max_text):
         out.append((("origin",), "'origin' is the name of a rule file (a short text)"))
     body = {k: v for k, v in data.items() if k not in ("format", "origin")}
     _walk(body, ("node", frozenset(("Ruleset",))), out, limits, most)

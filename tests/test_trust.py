@@ -360,6 +360,33 @@ def test_a_kind_of_the_wrong_union_is_refused():
         trust.admit_data(doc, "doc.json")
 
 
+def _track_and_words(doc):
+    tracks = [s for s in doc["stats"] if s.get("spaces")]
+    words = [s for s in doc["stats"] if s.get("values") and not s.get("spaces")]
+    return (tracks or [None])[0], (words or [None])[0]
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda track, enum: track["values"].__setitem__(0, "elsewhere"), "the names of its spaces"),
+    (lambda track, enum: track["values"].reverse(), "the names of its spaces"),
+    (lambda track, enum: enum.__setitem__("initial", {"kind": "Name", "name": "elsewhere"}),
+     "must start at one of its words"),
+    (lambda track, enum: enum.__setitem__("initial", {"kind": "Num", "value": 3}),
+     "must start at one of its words"),
+    (lambda track, enum: enum.__setitem__("values", []), "an empty list of words"),
+    (lambda track, enum: enum.__setitem__("max", {"kind": "Num", "value": 3}), "cannot have a min or max"),
+])
+def test_what_the_syntax_always_gives_a_document_must_too(edit, words):
+    """A track's values are its spaces' names and a stat of words starts at
+    one of them: the syntax makes them so, a document is checked for it (a
+    word that names nothing reached the compiler as a KeyError)."""
+    doc = copy.deepcopy(DATA["endurance"] if "spaces" in words else SMALL)
+    edit(*_track_and_words(doc))
+    with pytest.raises(RulesetError) as info:
+        rulelang.api.game_of(trust.admit_data(doc, "doc.json"))
+    assert words in info.value.format(), info.value.format()
+
+
 def _write(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")

@@ -81,7 +81,12 @@ class Program:
         self.track_data = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
                                     for sp in s.spaces}
                            for s in rs.stats if s.spaces}
+        # The words a bare name may stand for: as the checker collects them
+        # (a stat's values, and words printed on spaces, cards and pieces).
         self.enum_values = {v for s in rs.stats if s.values for v in s.values}
+        self.enum_values.update(v for spaces in self.track_data.values()
+                                for props in spaces.values() for v in props.values()
+                                if isinstance(v, str))
         self.consts = {}
         self._pieces(rs)
         # Cards and piles.  Every pile (decks included) gets an index; a
