@@ -39,11 +39,13 @@ test-long: $(BIN)/rulelang
 
 # The core of the suite (API, trust boundary, hostile input, data forms, golden
 # playthroughs) on each other Python: the same games, move for move, everywhere.
-test-pythons:
+test-pythons: $(BIN)/rulelang
 	@for py in $(PYTHONS); do \
 	  if ! $$py -c 'import sys; assert sys.version_info >= (3, 10)' >/dev/null 2>&1; then \
 	    echo "test-pythons: $$py not found, skipped"; continue; fi; \
 	  v=$$($$py -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+	  if [ "$$v" = "$$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])')" ]; then \
+	    echo "test-pythons: Python $$v is the one the suite just ran on, skipped"; continue; fi; \
 	  [ -x .venv-$$v/bin/python ] || { $$py -m venv .venv-$$v && \
 	    .venv-$$v/bin/pip install --quiet --upgrade pip && \
 	    .venv-$$v/bin/pip install --quiet -e '.[test]'; } || exit 1; \

@@ -11,7 +11,8 @@ Python compiles (``sys.addaudithook``'s "compile" event) while the game
 loads and plays: the payload's marker must never appear in any of it.
 Each payload is either refused (a ``RulesetError``) or ends up as data.
 The counts are printed (``-s``) for the record; RULELANG_LONG=1 tries
-every occurrence with every payload instead of a sample.
+every occurrence (each with one payload, in turn) instead of a sample,
+and RULELANG_EVERY_PAYLOAD=1 every payload at every occurrence.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "rulesets").glob("*.rules")) + \
     sorted((ROOT / "tests" / "conformance").glob("*.rules"))
 LONG = bool(os.environ.get("RULELANG_LONG"))
+#: Every payload at every place (an hour's run, by hand): RULELANG_EVERY_PAYLOAD=1.
+EVERY_PAYLOAD = bool(os.environ.get("RULELANG_EVERY_PAYLOAD"))
 
 MARK = "PWNED7Q"
 #: Python that would run if pasted into generated code as source.
@@ -184,7 +187,7 @@ def test_payloads_in_every_text_of_a_document_never_run(name):
     with _Compiled():
         for n, (holder, key, field) in enumerate(places):
             old = holder[key]
-            payloads = PAYLOADS if LONG else [PAYLOADS[n % len(PAYLOADS)]]
+            payloads = PAYLOADS if EVERY_PAYLOAD else [PAYLOADS[n % len(PAYLOADS)]]
             for payload in payloads:
                 holder[key] = payload
                 tried += 1
