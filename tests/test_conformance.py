@@ -3,7 +3,7 @@ promise of the move API checked at every step (rulelang.testing), and
 the harness itself shown to catch each kind of broken promise.
 
 ``make test`` plays 100 games per ruleset per chance mode, ``make test-long``
-(in CI too) 600.  A long session:
+(in CI too) 300.  A long session:
 
     RULELANG_CONFORMANCE_GAMES=10000 python -m pytest tests/test_conformance.py -k every_ruleset
 

@@ -566,7 +566,7 @@ def test_the_shape_check_agrees_with_the_published_schema(name):
     documents."""
     validator = jsonschema.Draft202012Validator(json.loads(schema.SCHEMA_PATH.read_text()))
     rng = random.Random(name)
-    n = 2000 if LONG else 100
+    n = 1000 if LONG else 100
     disagree = []
     for doc in _mutations(SMALL if name == "small" else DATA[name], rng, n):
         fast = not shape.problems(doc)
