@@ -13,7 +13,7 @@ import operator
 import re
 import types
 
-from .. import ir, trust
+from .. import ir, resolve, trust
 from ..errors import RulesetCheckError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from . import codegen
@@ -81,12 +81,10 @@ class Program:
         self.track_data = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
                                     for sp in s.spaces}
                            for s in rs.stats if s.spaces}
-        # The words a bare name may stand for: as the checker collects them
-        # (a stat's values, and words printed on spaces, cards and pieces).
-        self.enum_values = {v for s in rs.stats if s.values for v in s.values}
-        self.enum_values.update(v for spaces in self.track_data.values()
-                                for props in spaces.values() for v in props.values()
-                                if isinstance(v, str))
+        #: What every bare name means (the lookup the checker made too).
+        self.names = resolve.Names(rs)
+        #: The words a bare name may stand for.
+        self.enum_values = self.names.words
         self.consts = {}
         self._pieces(rs)
         # Cards and piles.  Every pile (decks included) gets an index; a
@@ -104,8 +102,6 @@ class Program:
                 self.card_by_name.setdefault(card.name, cid)
                 for prop in card.props:
                     self.card_props.setdefault(prop.name, {})[cid] = _literal(prop.value)
-                    if isinstance(prop.value, ir.Name):
-                        self.enum_values.add(prop.value.name)
                 contents.extend([cid] * card.count)
             self.deck_contents[deck.name] = contents
         self.shared_piles = [d.name for d in rs.decks] + [p.name for p in rs.piles if not p.per_player]
@@ -203,9 +199,6 @@ class Program:
             self.piece_K[ps.name] = len(ps.state)
             self.piece_base[ps.name] = base
             base += len(ps.state) * len(ps.pieces)
-            for st in ps.state:
-                if st.values:
-                    self.enum_values.update(st.values)
             attrs_of = {}
             for i, piece in enumerate(ps.pieces):
                 given = {prop.name: _literal(prop.value) for prop in piece.props}
@@ -217,8 +210,6 @@ class Program:
                         if column is None:      # (made once: not a list a piece)
                             column = attrs_of[name] = [None] * len(ps.pieces)
                         column[i] = value
-                        if isinstance(value, str):
-                            self.enum_values.add(value)
             self.piece_attr[ps.name] = attrs_of
 
     def card_table(self, prop, default=None):
@@ -1377,30 +1368,38 @@ class Ctx:
         table = self.prog.card_table(prop)
         return lambda st, fr: None if fr[slot] is None else table[fr[slot]]
 
+    def bind(self, name):
+        """What the bare ``name`` means here (``resolve.Names.bare``)."""
+        bound = self.prog.names.bare(name, card=bool(self.card_scope),
+                                     pieces=[pset for pset, _ in self.piece_scope],
+                                     locals=self.locals)
+        if bound is None:       # (the checker reports every such name)
+            raise KeyError(name)
+        return bound
+
     def e_Name(self, e):
         name = e.name
         prog = self.prog
-        if self.card_scope and name in prog.card_props:
+        bound = self.bind(name)
+        kind = bound.kind
+        if kind == resolve.CARD:
             return self.card_field(self.card_scope[-1], name)
-        for pset, slot in reversed(self.piece_scope):
-            if name in prog.piece_slot[pset] or name in prog.piece_attr[pset]:
-                return self.piece_field(pset, slot, name)
-        if name in self.locals:
+        if kind == resolve.PIECE:
+            return self.piece_field(bound.pieces, self.piece_scope[bound.scope][1], name)
+        if kind == resolve.LOCAL:
             slot = self.locals[name]
             return lambda st, fr: fr[slot]
-        if name in prog.pslot:
+        if kind == resolve.PLAYER:
             k = prog.pslot[name]
             K = prog.K
             return lambda st, fr: st.v[fr[PLAYER] * K + k]
-        if name in prog.gslot:
+        if kind == resolve.GLOBAL:
             k = prog.gslot[name]
             return lambda st, fr: st.g[k]
-        if name in prog.consts:
+        if kind == resolve.CONST:
             v = prog.consts[name]
             return lambda st, fr: v
-        if name in prog.enum_values:
-            return lambda st, fr: name
-        raise KeyError(name)
+        return lambda st, fr: name      # a word
 
     def track_table(self, e):
         """(global slot, {space: value}) when ``e`` reads a track's space data."""
@@ -1805,23 +1804,22 @@ class Source:
 
     def s_Name(self, e):
         ctx, prog, name = self.ctx, self.ctx.prog, e.name
-        if ctx.card_scope and name in prog.card_props:
+        bound = ctx.bind(name)
+        kind = bound.kind
+        if kind == resolve.CARD:
             return self.card_field(ctx.card_scope[-1], name)
-        for pset, slot in reversed(ctx.piece_scope):
-            if name in prog.piece_slot[pset] or name in prog.piece_attr[pset]:
-                return self.piece_field(pset, slot, name)
-        if name in ctx.locals:
+        if kind == resolve.PIECE:
+            return self.piece_field(bound.pieces, ctx.piece_scope[bound.scope][1], name)
+        if kind == resolve.LOCAL:
             return f"fr[{ctx.locals[name]}]"
-        if name in prog.pslot:
+        if kind == resolve.PLAYER:
             return f"st.v[{self.player} * {prog.K} + {prog.pslot[name]}]"
-        if name in prog.gslot:
+        if kind == resolve.GLOBAL:
             return f"st.g[{prog.gslot[name]}]"
-        if name in prog.consts:
+        if kind == resolve.CONST:
             v = prog.consts[name]
             return self.number(v) or self.const(v)
-        if name in prog.enum_values:
-            return self.const(name)
-        return None
+        return self.const(name)         # a word
 
     def s_Attr(self, e):
         ctx, prog = self.ctx, self.ctx.prog
