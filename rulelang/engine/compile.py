@@ -1013,7 +1013,8 @@ class Ctx:
     def line_op(self, node, *lines):
         """An op doing some lines of generated Python (about ``node``)."""
         self.wheres.append(self.where(node))
-        return self.emit(O.PureOp(self.where(node), [f"_at = {len(self.wheres) - 1}", *lines],
+        return self.emit(O.PureOp(self.where(node), [codegen.at_line(len(self.wheres) - 1,
+                                                                     self.where(node)), *lines],
                                   self.wheres, self.prog.gen_env))
 
     def s_Draw(self, s):
@@ -2348,7 +2349,7 @@ class PureBlock:
 
     def stmt(self, s, depth):
         wheres = self.ctx.wheres
-        self.line(depth, f"_at = {len(wheres)}")
+        self.line(depth, codegen.at_line(len(wheres), self.ctx.where(s)))
         wheres.append(self.ctx.where(s))
         src = self.source.src
         cond = self.source.cond
