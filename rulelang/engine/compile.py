@@ -1326,6 +1326,9 @@ class Ctx:
         return fn
 
     def closure(self, e):
+        """A closure for a node ``Source`` has no source for.  (Operators,
+        comparisons, 'not', negation, 'if' expressions and functions always
+        have source, so they have no closure.)"""
         return getattr(self, "e_" + type(e).__name__)(e)
 
     def e_Num(self, e):
@@ -1427,71 +1430,6 @@ class Ctx:
         k = self.prog.pslot[e.name]
         K = self.prog.K
         return lambda st, fr: st.v[fr[slot] * K + k]
-
-    def e_BinOp(self, e):
-        a, b = self.expr(e.left), self.expr(e.right)
-        if e.op == "and":
-            return lambda st, fr: bool(a(st, fr)) and bool(b(st, fr))
-        if e.op == "or":
-            return lambda st, fr: bool(a(st, fr)) or bool(b(st, fr))
-        big, dice = self.prog.limits.max_number, self.prog.limits.max_dice
-        if e.op == "+":
-            def add(st, fr):
-                r = a(st, fr) + b(st, fr)
-                try:
-                    if -big <= r <= big:
-                        return r
-                except TypeError:       # two pools of dice (tuples) put together
-                    if type(r) is tuple and len(r) > dice:
-                        raise _too_many_dice(len(r), dice) from None
-                    return r
-                raise _too_big(big)
-            return add
-        if e.op == "-":
-            def sub(st, fr):
-                r = a(st, fr) - b(st, fr)
-                if -big <= r <= big:
-                    return r
-                raise _too_big(big)
-            return sub
-        if e.op == "*":
-            def mul(st, fr):
-                r = a(st, fr) * b(st, fr)
-                if -big <= r <= big:
-                    return r
-                raise _too_big(big)
-            return mul
-        f = _ARITH[e.op]
-        return lambda st, fr: f(a(st, fr), b(st, fr))
-
-    def e_Compare(self, e):
-        a, b = self.expr(e.left), self.expr(e.right)
-        f = _CMP[e.op]
-        if e.op in ("==", "!="):
-            return lambda st, fr: f(a(st, fr), b(st, fr))
-
-        def cmp(st, fr):
-            x, y = a(st, fr), b(st, fr)
-            if x is None or y is None:
-                return False
-            return f(x, y)
-        return cmp
-
-    def e_Not(self, e):
-        a = self.expr(e.operand)
-        return lambda st, fr: not a(st, fr)
-
-    def e_Neg(self, e):
-        a = self.expr(e.operand)
-        return lambda st, fr: -a(st, fr)
-
-    def e_CallFn(self, e):
-        args = [self.expr(a) for a in e.args]
-        fn = {"min": min, "max": max, "abs": abs}[e.func]
-        if len(args) == 2:
-            a, b = args
-            return lambda st, fr: fn(a(st, fr), b(st, fr))
-        return lambda st, fr: fn(*[x(st, fr) for x in args])
 
     def e_ThisPlayer(self, e):
         return lambda st, fr: fr[PLAYER]
