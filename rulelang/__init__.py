@@ -14,7 +14,9 @@ from .engine import CHANCE, Game, Limits, LogEntry, Move, Result, State
 from .errors import (Diagnostic, Error, IllegalMoveError, RulesetCheckError, RulesetError,
                      RulesetRuntimeError, RulesetSyntaxError, SaveError)
 
-__version__ = "0.1.0"
+#: The one place the version is written (pyproject.toml reads it; the cache key
+#: includes it).  Bump it with every change of behaviour, and say what in CHANGELOG.md.
+__version__ = "0.2.0"
 
 __all__ = [
     "CHANCE", "Diagnostic", "Error", "Game", "IllegalMoveError", "Limits", "LogEntry", "Move",

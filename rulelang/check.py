@@ -11,7 +11,7 @@ import difflib
 import itertools
 from typing import Dict, List, Optional
 
-from . import ir
+from . import ir, resolve
 from .errors import Diagnostic, source_line
 from .limits import DEFAULT, Limits
 
@@ -38,6 +38,8 @@ SUGGESTION_BUDGET = 100_000
 class Checker:
     def __init__(self, rs: ir.Ruleset, limits: Limits = DEFAULT):
         self.rs = rs
+        #: What every bare name means (the one lookup order, shared with the compiler).
+        self.names = resolve.Names(rs)
         self.limits = limits
         self.diags: List[Diagnostic] = []
         self.warnings: List[Diagnostic] = []
@@ -147,6 +149,8 @@ class Checker:
                         self.error(s, f"the word '{v}' is also the name of a stat or constant")
         for s in rs.stats:
             self.stat_shape(s)
+            if s.scope == "piece":
+                self.error(s, f"stat '{s.name}' is one per piece, but is not a piece set's value")
             if s.spaces:
                 self.track(s)
         for s in rs.stats:
@@ -382,6 +386,9 @@ class Checker:
         fields: Dict[str, tuple] = {}
         for st in ps.state:
             self.name_ok(st, st.name, "a piece's value")
+            self.stat_shape(st)
+            if st.scope != "piece":
+                self.error(st, f"piece value '{st.name}' must be one per piece")
             if st.name in fields:
                 self.error(st, f"piece value '{st.name}' is declared twice")
             if st.values:
@@ -916,20 +923,21 @@ class Checker:
 
     def e_Name(self, e, scope):
         name = e.name
-        if scope.card and name in self.props:
+        bound = self.names.bare(name, card=scope.card, pieces=scope.pieces, locals=scope.locals)
+        kind = None if bound is None else bound.kind
+        if kind == resolve.CARD:
             return _one_kind(self.props[name])
-        if scope.piece is not None and name in self.piece_fields.get(scope.piece, {}):
-            return self.piece_fields[scope.piece][name][0]
-        if name in scope.locals:
+        if kind == resolve.PIECE:
+            return self.piece_fields[bound.pieces][name][0]
+        if kind == resolve.LOCAL:
             return scope.locals[name]
-        if name in self.stats:
-            stat = self.stats[name]
-            if stat.scope != "global" and not scope.player:
+        if kind == resolve.PLAYER or kind == resolve.GLOBAL:
+            if kind == resolve.PLAYER and not scope.player:
                 self.error(e, f"'{name}' belongs to each player, but no player is in scope here")
             return self.stat_types.get(name, ANY)
-        if name in self.consts:
+        if kind == resolve.CONST:
             return NUM
-        if name in self.enum_values or name in self.words:
+        if kind == resolve.WORD:
             return TEXT
         self.unknown(e, name, scope)
         return ANY
@@ -1175,12 +1183,12 @@ class Scope:
     """What a statement can see: locals (with their types), whether a
     player is in scope, how many loops enclose it."""
 
-    def __init__(self, player, setup=False, turn=False, no_rolls=None, piece=None, card=False):
+    def __init__(self, player, setup=False, turn=False, no_rolls=None, pieces=(), card=False):
         self.player = player
         #: Whether a card is in scope (in a card 'where'): its properties are bare names.
         self.card = card
-        #: The piece set whose piece is in scope (in a piece 'where').
-        self.piece = piece
+        #: The piece sets whose pieces are in scope (in piece 'where's), innermost last.
+        self.pieces = pieces
         self.setup = setup
         self.turn = turn
         #: Names to types: this block's own first, then the blocks around it.
@@ -1192,7 +1200,8 @@ class Scope:
     def child(self, player: Optional[bool] = None, no_rolls=None, piece=None, card=False):
         """The same locals, another player, a piece or a card in scope (a 'where')."""
         c = Scope(self.player if player is None else player, self.setup, self.turn,
-                  no_rolls or self.no_rolls, piece or self.piece, card or self.card)
+                  no_rolls or self.no_rolls, self.pieces + (piece,) if piece else self.pieces,
+                  card or self.card)
         c.locals = self.locals
         c.loops = self.loops
         return c
@@ -1201,7 +1210,7 @@ class Scope:
         """A nested block: it sees the locals so far; those it makes stay
         inside it (a map of its own in front of the others', so a block
         costs nothing for the locals around it)."""
-        c = Scope(self.player, self.setup, self.turn, self.no_rolls, self.piece, self.card)
+        c = Scope(self.player, self.setup, self.turn, self.no_rolls, self.pieces, self.card)
         c.locals = self.locals.new_child()
         c.loops = self.loops
         return c

@@ -6,6 +6,7 @@
     rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random]
     rulelang simulate FILE [--games N] [--players N] [--seed S]
     rulelang conformance FILE... [--games N] [--seed S] [--workers N]   check the move API
+    rulelang dump --python FILE [RULE...]   the Python the engine writes for a ruleset
 """
 
 from __future__ import annotations
@@ -281,6 +282,34 @@ def cmd_conformance(args) -> int:
     return 1 if bad else 0
 
 
+def cmd_dump(args) -> int:
+    """Print the generated Python of every code (setup, the turn, each rule,
+    table, option and reaction), or of those named."""
+    from .engine import codegen
+    try:
+        prog = api.game_of(_read_ruleset(args.file)[0]).prog
+    except RulesetError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{args.file}: cannot read: {e.strerror}", file=sys.stderr)
+        return 1
+    wanted = set(args.names)
+    codes = [k for k, name in enumerate(prog.code_names)
+             if not wanted or name in wanted or name.split(" ", 1)[-1] in wanted
+             or codegen.function_name(name) in wanted]
+    if not codes:
+        known = ", ".join(name.split(" ", 1)[-1] for name in prog.code_names)
+        print(f"{args.file}: no code named {', '.join(sorted(wanted))}; there are: {known}",
+              file=sys.stderr)
+        return 1
+    for k in codes:
+        text = codegen.source_of(prog, k)
+        print(f"# ---- {prog.code_names[k]}")
+        print(text if text is not None else "# (too long for one function: run op by op)\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rulelang", description="Check, compile, play and simulate rulelang rule files.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -327,6 +356,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also report file, network, process, import and clock use by the engine")
     c.add_argument("--json", action="store_true", help="print the report as JSON")
     c.set_defaults(func=cmd_conformance)
+    c = sub.add_parser("dump", help="print what the engine makes of a ruleset")
+    c.add_argument("--python", action="store_true", required=True,
+                   help="the Python written for each rule (the only form so far)")
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("names", nargs="*", metavar="RULE",
+                   help="only these (a rule, table or option name, 'setup', 'turn')")
+    c.set_defaults(func=cmd_dump)
     return p
 
 

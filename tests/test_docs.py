@@ -1,6 +1,7 @@
 """The examples in the docs stay true: every ```rules block of
-docs/language.md parses (as declarations, as statements or as an
-expression), and every complete example (one with a game header) loads."""
+docs/language.md parses as what it is (declarations, statements, or
+expressions one per line, every line), and every complete example (one
+with a game header) loads."""
 
 from __future__ import annotations
 
@@ -33,10 +34,28 @@ def test_the_reference_has_examples():
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.strip().splitlines()[0][:40] for b in BLOCKS])
 def test_example_parses(block):
     """The example is valid syntax in the place the reference shows it."""
-    contexts = [block, HEADER + block, HEADER + "rule example {\n" + block + "\n}\n"]
-    contexts += [HEADER + "rule example {\n let value = " + line + "\n}\n"
-                 for line in block.strip().splitlines() if line.strip() and not line.startswith("let")]
-    assert any(parses(c) for c in contexts), block
+    whole = [block, HEADER + block, HEADER + "rule example {\n" + block + "\n}\n"]
+    assert any(parses(c) for c in whole) or every_line_an_expression(block), block
+
+
+def every_line_an_expression(block):
+    """A block of expressions, one per line (each line must be one)."""
+    lines = [line for line in block.strip().splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    return bool(lines) and all(
+        parses(HEADER + "rule example {\n let value = " + line + "\n}\n") for line in lines)
+
+
+@pytest.mark.parametrize("broken", [
+    "per player {\n food 10 min\n}",              # a bound without its number
+    "count of Trek in hand\nfood +* 2",           # one good expression, one broken
+    "rule r {\n if food > 1 {\n food -= 1\n}",    # an unclosed brace
+])
+def test_a_broken_example_is_caught(broken):
+    """The check above fails on a broken block (it once passed any block
+    in which a single line parsed)."""
+    whole = [broken, HEADER + broken, HEADER + "rule example {\n" + broken + "\n}\n"]
+    assert not any(parses(c) for c in whole) and not every_line_an_expression(broken)
 
 
 @pytest.mark.parametrize("block", [b for b in BLOCKS if re.search(r'^game "', b, re.M)])
@@ -49,3 +68,13 @@ def test_complete_example_loads(block):
             break
         state.apply(state.legal_moves()[0])
     assert state.is_over
+
+
+def test_the_version_is_written_in_one_place():
+    """pyproject.toml reads the version from the package; the changelog has
+    an entry for it."""
+    root = DOC.parent.parent
+    project = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert not re.search(r"^version\s*=\s*\"", project, re.M)
+    assert 'version = {attr = "rulelang.__version__"}' in project
+    assert f"## {rulelang.__version__} " in (root / "CHANGELOG.md").read_text(encoding="utf-8")

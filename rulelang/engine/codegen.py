@@ -36,6 +36,10 @@ an operator or function looked up in a fixed table (``operator``,
 
 from __future__ import annotations
 
+import linecache
+import pathlib
+import re
+
 from ..errors import RulesetCheckError, RulesetError
 from . import ops as O
 from .ops import LOCALS, PC, PLAYER
@@ -79,6 +83,40 @@ _BASE = 3   # indentation of a block inside the dispatch loop (before grouping)
 _GROUP = 6  # blocks per group (see Runner.source)
 
 
+def at_line(index, where):
+    """The store ``_at = index`` that names the place ``where`` (rule,
+    position) a fault would be reported at, with the rule file's line as a
+    comment for a reader (only a number: nothing of the file's text)."""
+    pos = where[1] if where else None
+    return f"_at = {index}" + (f"  # line {int(pos.line)}" if pos is not None else "")
+
+
+def function_name(code_name):
+    """A generated function's name, after what it runs: 'rule morale_check'
+    gives ``rule_morale_check`` (names are checked at the trust boundary;
+    anything else becomes '_')."""
+    return re.sub(r"\W", "_", code_name, flags=re.ASCII) or "code"
+
+
+def register(prog, code_name, text):
+    """The file name generated source is compiled under, with the source
+    put in ``linecache`` so tracebacks and debuggers show its lines (as
+    attrs does for the methods it writes)."""
+    filename = f"<rulelang {pathlib.PurePath(prog.filename or 'ruleset').name}: {code_name}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    _REGISTERED.pop(filename, None)
+    _REGISTERED[filename] = None
+    while len(_REGISTERED) > _MOST_REGISTERED:     # a server loading many rulesets
+        linecache.cache.pop(next(iter(_REGISTERED)), None)
+        del _REGISTERED[next(iter(_REGISTERED))]
+    return filename
+
+
+#: The names this module put in ``linecache``, oldest first (a bounded number).
+_REGISTERED: dict = {}
+_MOST_REGISTERED = 2000
+
+
 def _indent(lines, depth):
     pad = "    " * depth
     return [pad + line for line in lines]
@@ -119,9 +157,10 @@ class Runner:
         return f"C[{len(consts) - 1}]"
 
     def at(self, op):
-        """Source setting ``_at`` to ``op``'s place."""
+        """Source setting ``_at`` to ``op``'s place, with the rule file's
+        line as a comment (only a number: nothing of the file's text)."""
         self.wheres.append(op.where)
-        return f"_at = {len(self.wheres) - 1}"
+        return at_line(len(self.wheres) - 1, op.where)
 
     def value(self, fn):
         """Source of a compiled expression: inline when known."""
@@ -154,7 +193,8 @@ class Runner:
         code = self.code
         n = len(code)
         leaders = self.leaders()
-        self.emit(0, "def run(st, fr):", "    pc = fr[1]", "    _at = 0",
+        self.emit(0, f"def {function_name(self.prog.code_names[self.code_id])}(st, fr):",
+                  "    pc = fr[1]", "    _at = 0",
                   "    _lim = st.limits.max_steps",
                   "    try:", "        while True:")
         # The blocks go in groups of _GROUP, each under ``if pc < (the next
@@ -200,8 +240,9 @@ class Runner:
         env["O"] = self.code
         env["R"] = self.prog.runners
         env["_W"] = self.wheres
-        exec(compile(text, f"<rulelang {self.prog.code_names[self.code_id]}>", "exec"), env)
-        return env["run"]
+        name = self.prog.code_names[self.code_id]
+        exec(compile(text, register(self.prog, name, text), "exec"), env)
+        return env[function_name(name)]
 
     # ------------------------------------------------------------ ops
 
@@ -525,6 +566,14 @@ MOST_LINES = 4000
 def size(prog, code_id):
     """About how many lines the generated function of a code would have."""
     return sum(len(op.lines) if isinstance(op, O.PureOp) else 12 for op in prog.codes[code_id])
+
+
+def source_of(prog, code_id):
+    """The Python written for code ``code_id`` (what ``rulelang dump
+    --python`` prints), or None for a code run op by op."""
+    if size(prog, code_id) > MOST_LINES:
+        return None
+    return Runner(prog, code_id).source()
 
 
 def runner(prog, code_id):

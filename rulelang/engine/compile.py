@@ -13,7 +13,7 @@ import operator
 import re
 import types
 
-from .. import ir, trust
+from .. import ir, resolve, trust
 from ..errors import RulesetCheckError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from . import codegen
@@ -81,12 +81,10 @@ class Program:
         self.track_data = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
                                     for sp in s.spaces}
                            for s in rs.stats if s.spaces}
-        # The words a bare name may stand for: as the checker collects them
-        # (a stat's values, and words printed on spaces, cards and pieces).
-        self.enum_values = {v for s in rs.stats if s.values for v in s.values}
-        self.enum_values.update(v for spaces in self.track_data.values()
-                                for props in spaces.values() for v in props.values()
-                                if isinstance(v, str))
+        #: What every bare name means (the lookup the checker made too).
+        self.names = resolve.Names(rs)
+        #: The words a bare name may stand for.
+        self.enum_values = self.names.words
         self.consts = {}
         self._pieces(rs)
         # Cards and piles.  Every pile (decks included) gets an index; a
@@ -104,8 +102,6 @@ class Program:
                 self.card_by_name.setdefault(card.name, cid)
                 for prop in card.props:
                     self.card_props.setdefault(prop.name, {})[cid] = _literal(prop.value)
-                    if isinstance(prop.value, ir.Name):
-                        self.enum_values.add(prop.value.name)
                 contents.extend([cid] * card.count)
             self.deck_contents[deck.name] = contents
         self.shared_piles = [d.name for d in rs.decks] + [p.name for p in rs.piles if not p.per_player]
@@ -203,9 +199,6 @@ class Program:
             self.piece_K[ps.name] = len(ps.state)
             self.piece_base[ps.name] = base
             base += len(ps.state) * len(ps.pieces)
-            for st in ps.state:
-                if st.values:
-                    self.enum_values.update(st.values)
             attrs_of = {}
             for i, piece in enumerate(ps.pieces):
                 given = {prop.name: _literal(prop.value) for prop in piece.props}
@@ -217,8 +210,6 @@ class Program:
                         if column is None:      # (made once: not a list a piece)
                             column = attrs_of[name] = [None] * len(ps.pieces)
                         column[i] = value
-                        if isinstance(value, str):
-                            self.enum_values.add(value)
             self.piece_attr[ps.name] = attrs_of
 
     def card_table(self, prop, default=None):
@@ -1022,7 +1013,8 @@ class Ctx:
     def line_op(self, node, *lines):
         """An op doing some lines of generated Python (about ``node``)."""
         self.wheres.append(self.where(node))
-        return self.emit(O.PureOp(self.where(node), [f"_at = {len(self.wheres) - 1}", *lines],
+        return self.emit(O.PureOp(self.where(node), [codegen.at_line(len(self.wheres) - 1,
+                                                                     self.where(node)), *lines],
                                   self.wheres, self.prog.gen_env))
 
     def s_Draw(self, s):
@@ -1334,6 +1326,9 @@ class Ctx:
         return fn
 
     def closure(self, e):
+        """A closure for a node ``Source`` has no source for.  (Operators,
+        comparisons, 'not', negation, 'if' expressions and functions always
+        have source, so they have no closure.)"""
         return getattr(self, "e_" + type(e).__name__)(e)
 
     def e_Num(self, e):
@@ -1377,30 +1372,38 @@ class Ctx:
         table = self.prog.card_table(prop)
         return lambda st, fr: None if fr[slot] is None else table[fr[slot]]
 
+    def bind(self, name):
+        """What the bare ``name`` means here (``resolve.Names.bare``)."""
+        bound = self.prog.names.bare(name, card=bool(self.card_scope),
+                                     pieces=[pset for pset, _ in self.piece_scope],
+                                     locals=self.locals)
+        if bound is None:       # (the checker reports every such name)
+            raise KeyError(name)
+        return bound
+
     def e_Name(self, e):
         name = e.name
         prog = self.prog
-        if self.card_scope and name in prog.card_props:
+        bound = self.bind(name)
+        kind = bound.kind
+        if kind == resolve.CARD:
             return self.card_field(self.card_scope[-1], name)
-        for pset, slot in reversed(self.piece_scope):
-            if name in prog.piece_slot[pset] or name in prog.piece_attr[pset]:
-                return self.piece_field(pset, slot, name)
-        if name in self.locals:
+        if kind == resolve.PIECE:
+            return self.piece_field(bound.pieces, self.piece_scope[bound.scope][1], name)
+        if kind == resolve.LOCAL:
             slot = self.locals[name]
             return lambda st, fr: fr[slot]
-        if name in prog.pslot:
+        if kind == resolve.PLAYER:
             k = prog.pslot[name]
             K = prog.K
             return lambda st, fr: st.v[fr[PLAYER] * K + k]
-        if name in prog.gslot:
+        if kind == resolve.GLOBAL:
             k = prog.gslot[name]
             return lambda st, fr: st.g[k]
-        if name in prog.consts:
+        if kind == resolve.CONST:
             v = prog.consts[name]
             return lambda st, fr: v
-        if name in prog.enum_values:
-            return lambda st, fr: name
-        raise KeyError(name)
+        return lambda st, fr: name      # a word
 
     def track_table(self, e):
         """(global slot, {space: value}) when ``e`` reads a track's space data."""
@@ -1427,71 +1430,6 @@ class Ctx:
         k = self.prog.pslot[e.name]
         K = self.prog.K
         return lambda st, fr: st.v[fr[slot] * K + k]
-
-    def e_BinOp(self, e):
-        a, b = self.expr(e.left), self.expr(e.right)
-        if e.op == "and":
-            return lambda st, fr: bool(a(st, fr)) and bool(b(st, fr))
-        if e.op == "or":
-            return lambda st, fr: bool(a(st, fr)) or bool(b(st, fr))
-        big, dice = self.prog.limits.max_number, self.prog.limits.max_dice
-        if e.op == "+":
-            def add(st, fr):
-                r = a(st, fr) + b(st, fr)
-                try:
-                    if -big <= r <= big:
-                        return r
-                except TypeError:       # two pools of dice (tuples) put together
-                    if type(r) is tuple and len(r) > dice:
-                        raise _too_many_dice(len(r), dice) from None
-                    return r
-                raise _too_big(big)
-            return add
-        if e.op == "-":
-            def sub(st, fr):
-                r = a(st, fr) - b(st, fr)
-                if -big <= r <= big:
-                    return r
-                raise _too_big(big)
-            return sub
-        if e.op == "*":
-            def mul(st, fr):
-                r = a(st, fr) * b(st, fr)
-                if -big <= r <= big:
-                    return r
-                raise _too_big(big)
-            return mul
-        f = _ARITH[e.op]
-        return lambda st, fr: f(a(st, fr), b(st, fr))
-
-    def e_Compare(self, e):
-        a, b = self.expr(e.left), self.expr(e.right)
-        f = _CMP[e.op]
-        if e.op in ("==", "!="):
-            return lambda st, fr: f(a(st, fr), b(st, fr))
-
-        def cmp(st, fr):
-            x, y = a(st, fr), b(st, fr)
-            if x is None or y is None:
-                return False
-            return f(x, y)
-        return cmp
-
-    def e_Not(self, e):
-        a = self.expr(e.operand)
-        return lambda st, fr: not a(st, fr)
-
-    def e_Neg(self, e):
-        a = self.expr(e.operand)
-        return lambda st, fr: -a(st, fr)
-
-    def e_CallFn(self, e):
-        args = [self.expr(a) for a in e.args]
-        fn = {"min": min, "max": max, "abs": abs}[e.func]
-        if len(args) == 2:
-            a, b = args
-            return lambda st, fr: fn(a(st, fr), b(st, fr))
-        return lambda st, fr: fn(*[x(st, fr) for x in args])
 
     def e_ThisPlayer(self, e):
         return lambda st, fr: fr[PLAYER]
@@ -1805,23 +1743,22 @@ class Source:
 
     def s_Name(self, e):
         ctx, prog, name = self.ctx, self.ctx.prog, e.name
-        if ctx.card_scope and name in prog.card_props:
+        bound = ctx.bind(name)
+        kind = bound.kind
+        if kind == resolve.CARD:
             return self.card_field(ctx.card_scope[-1], name)
-        for pset, slot in reversed(ctx.piece_scope):
-            if name in prog.piece_slot[pset] or name in prog.piece_attr[pset]:
-                return self.piece_field(pset, slot, name)
-        if name in ctx.locals:
+        if kind == resolve.PIECE:
+            return self.piece_field(bound.pieces, ctx.piece_scope[bound.scope][1], name)
+        if kind == resolve.LOCAL:
             return f"fr[{ctx.locals[name]}]"
-        if name in prog.pslot:
+        if kind == resolve.PLAYER:
             return f"st.v[{self.player} * {prog.K} + {prog.pslot[name]}]"
-        if name in prog.gslot:
+        if kind == resolve.GLOBAL:
             return f"st.g[{prog.gslot[name]}]"
-        if name in prog.consts:
+        if kind == resolve.CONST:
             v = prog.consts[name]
             return self.number(v) or self.const(v)
-        if name in prog.enum_values:
-            return self.const(name)
-        return None
+        return self.const(name)         # a word
 
     def s_Attr(self, e):
         ctx, prog = self.ctx, self.ctx.prog
@@ -2350,7 +2287,7 @@ class PureBlock:
 
     def stmt(self, s, depth):
         wheres = self.ctx.wheres
-        self.line(depth, f"_at = {len(wheres)}")
+        self.line(depth, codegen.at_line(len(wheres), self.ctx.where(s)))
         wheres.append(self.ctx.where(s))
         src = self.source.src
         cond = self.source.cond

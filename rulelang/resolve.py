@@ -1,0 +1,102 @@
+"""What a bare name in a rule means, decided in one place.
+
+A bare name in a rule file can stand for many things: a property of the
+card a 'where' looks at, a field of a piece, a local, a stat of the player
+in scope, a global stat, a constant or a word.  The order in which they are
+tried is part of the language; the checker (which reports names that mean
+nothing) and the compiler (which turns them into slots) both ask
+``Names.bare``, so the two can never read a name differently.
+"""
+
+from __future__ import annotations
+
+from typing import Container, Dict, FrozenSet, Iterator, Optional, Sequence
+
+import attrs
+
+from . import ir
+
+#: What a bare name may be bound to, in the order the language tries them.
+CARD = "card"        # a property of the card in scope (in a card 'where')
+PIECE = "piece"      # a field of a piece in scope, the innermost 'where' first
+LOCAL = "local"      # a rule's parameter, a 'let', a loop's variable
+PLAYER = "player"    # a stat each player has (a turn stat too)
+GLOBAL = "global"    # a stat of the whole game
+CONST = "const"
+WORD = "word"        # a value of a stat of words, or a word printed on a component
+
+ORDER = (CARD, PIECE, LOCAL, PLAYER, GLOBAL, CONST, WORD)
+
+
+@attrs.frozen
+class Binding:
+    """What one bare name means where it stands.  For a piece field:
+    ``scope`` is the index of the piece scope it reads (in the sequence of
+    piece scopes given to ``bare``, innermost last) and ``pieces`` its set."""
+
+    kind: str
+    scope: int = -1
+    pieces: str = ""
+
+
+_FIXED = {kind: Binding(kind) for kind in (CARD, LOCAL, PLAYER, GLOBAL, CONST, WORD)}
+
+
+def words_of(rs: ir.Ruleset) -> Iterator[str]:
+    """Every word a bare name may stand for: the values of stats and of
+    pieces' state values (a track's values are its spaces' names), and the
+    words printed on spaces, cards and pieces."""
+    for s in rs.stats:
+        yield from s.values or ()
+        for space in s.spaces or ():
+            yield from (p.value.name for p in space.props if isinstance(p.value, ir.Name))
+    for deck in rs.decks:
+        for card in deck.cards:
+            yield from (p.value.name for p in card.props if isinstance(p.value, ir.Name))
+    for ps in rs.pieces:
+        for st in ps.state:
+            yield from st.values or ()
+        for piece in ps.pieces:
+            yield from (p.value.name for p in piece.props if isinstance(p.value, ir.Name))
+
+
+class Names:
+    """The names a ruleset declares, by what they are: made once from the
+    IR, read by the checker and the compiler."""
+
+    def __init__(self, rs: ir.Ruleset):
+        self.player_stats: FrozenSet[str] = frozenset(
+            s.name for s in rs.stats if s.scope in ("player", "turn"))
+        self.global_stats: FrozenSet[str] = frozenset(
+            s.name for s in rs.stats if s.scope == "global")
+        self.consts: FrozenSet[str] = frozenset(c.name for c in rs.consts)
+        self.card_props: FrozenSet[str] = frozenset(
+            p.name for deck in rs.decks for card in deck.cards for p in card.props)
+        #: piece set -> the names of its fields (state values and attributes)
+        self.piece_fields: Dict[str, FrozenSet[str]] = {
+            ps.name: frozenset([st.name for st in ps.state]
+                               + [p.name for piece in ps.pieces for p in piece.props])
+            for ps in rs.pieces}
+        self.words: FrozenSet[str] = frozenset(words_of(rs))
+
+    def bare(self, name: str, *, card: bool = False, pieces: Sequence[str] = (),
+             locals: Container[str] = ()) -> Optional[Binding]:
+        """What ``name`` means where a card is in scope (``card``), pieces of
+        the sets ``pieces`` are (innermost last) and ``locals`` are defined;
+        None when it means nothing there."""
+        if card and name in self.card_props:
+            return _FIXED[CARD]
+        for i in range(len(pieces) - 1, -1, -1):
+            if name in self.piece_fields.get(pieces[i], ()):
+                return Binding(PIECE, i, pieces[i])
+        if name in locals:
+            return _FIXED[LOCAL]
+        if name in self.player_stats:
+            return _FIXED[PLAYER]
+        if name in self.global_stats:
+            return _FIXED[GLOBAL]
+        if name in self.consts:
+            return _FIXED[CONST]
+        if name in self.words:
+            return _FIXED[WORD]
+        return None

@@ -1,0 +1,75 @@
+"""One meaning for each bare name (``rulelang.resolve``): the checker and
+the compiler ask the same table in the same order, so a name the checker
+accepts is one the engine can read, and reads the same way."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+import rulelang
+from rulelang import RulesetCheckError, ir, resolve
+from rulelang.api import parse_and_check
+
+TWO_SETS = '''
+game "T"
+players 1..1
+global { n 0  shade one of plain, red }
+pieces crew { state { group 1 }  A: skill 2  B: skill 3  C: skill 9 }
+pieces boats { state { seats 2 }  X: length 1  Y: length 2, colour red  Z: length 3 }
+setup {
+    n = count crew where any of boats where length == skill
+    shade = red
+}
+turn { phase p { end game "done" } }
+'''
+
+
+def test_a_where_inside_a_where_reads_the_outer_piece():
+    """In 'count crew where any of boats where length == skill', 'length' is the
+    boat's and 'skill' the crewman's: the checker used to keep only the
+    innermost piece in scope and refused it; crew A (2) and B (3) have a boat
+    of their size, C (9) has none."""
+    state = rulelang.loads(TWO_SETS, "t.rules").new_game(players=1)
+    assert state.stat("n") == 2
+    assert state.stat("shade") == "red"
+
+
+def test_the_lookup_order():
+    """Card property, piece field (innermost first), local, player stat,
+    global stat, constant, word: the language's order, in one place."""
+    rs = parse_and_check(
+        'game "T"\nplayers 1..2\nconst most = 4\nper player { skill 1 }\nglobal { red 0 }\n'
+        'deck d { K: skill 5 }\npieces crew { A: skill 2, colour blue }\n'
+        'pieces boats { X: skill 7 }\nturn { phase p { end game "x" } }', "t.rules")
+    names = resolve.Names(rs)
+    assert names.bare("skill", card=True, pieces=["crew"]).kind == resolve.CARD
+    assert names.bare("skill", pieces=["crew", "boats"]) == resolve.Binding(resolve.PIECE, 1, "boats")
+    assert names.bare("skill", pieces=["boats", "crew"]) == resolve.Binding(resolve.PIECE, 1, "crew")
+    assert names.bare("skill", locals={"skill": 0}).kind == resolve.LOCAL
+    assert names.bare("skill").kind == resolve.PLAYER
+    assert names.bare("red").kind == resolve.GLOBAL
+    assert names.bare("most").kind == resolve.CONST
+    assert names.bare("blue").kind == resolve.WORD
+    assert names.bare("nothing") is None
+
+
+def test_words_come_from_every_place_that_prints_one():
+    rs = parse_and_check(
+        'game "T"\nplayers 1..2\nper player { mood one of calm, cross }\n'
+        'track road { start: ground flat  end: ground steep }\n'
+        'deck d { K: suit hearts }\npieces crew { state { side one of up, down } A: colour blue }\n'
+        'turn { phase p { end game "x" } }', "t.rules")
+    assert set(resolve.words_of(rs)) == {"calm", "cross", "start", "end", "flat", "steep",
+                                         "hearts", "up", "down", "blue"}
+
+
+def test_a_game_stat_one_per_piece_is_refused():
+    """A document may say what the syntax cannot: a stat of the game that is
+    one per piece (neither the checker nor the engine would find it)."""
+    rs = parse_and_check(TWO_SETS, "t.rules")
+    stats = list(rs.stats)
+    stats[0] = ir.Stat("n", "piece", ir.Num(0))
+    with pytest.raises(RulesetCheckError, match="one per piece"):
+        rulelang.api.game_of(rulelang.trust.admit(
+            attrs.evolve(rs, stats=tuple(stats)), rulelang.Limits()))
