@@ -107,7 +107,7 @@ class Checker:
 
     def run(self) -> List[Diagnostic]:
         rs = self.rs
-        where = _At(rs.players_pos)
+        where = ir.At(rs.players_pos)
         if rs.min_players < 1:
             self.error(where, f"players {rs.min_players}..{rs.max_players}: a game needs at least 1 player")
         if rs.max_players < rs.min_players:
@@ -116,7 +116,7 @@ class Checker:
         if rs.max_players > self.limits.max_players:
             self.error(where, f"players ..{rs.max_players}: at most {self.limits.max_players} "
                               f"players are supported")
-        deep = deepest(rs, self.limits.max_nesting)
+        deep = ir.deepest(rs, self.limits.max_nesting)
         if deep is not None:
             # Too deep to walk safely: say so and stop here.
             self.error(deep, f"this is nested more than {self.limits.max_nesting} levels deep")
@@ -1172,13 +1172,6 @@ def _place(node):
     return (pos.line, pos.column) if pos is not None else (0, 0)
 
 
-class _At:
-    """A stand-in node for a bare position."""
-
-    def __init__(self, pos):
-        self.pos = pos
-
-
 class Scope:
     """What a statement can see: locals (with their types), whether a
     player is in scope, how many loops enclose it."""
@@ -1226,20 +1219,3 @@ def check_all(rs: ir.Ruleset, limits: Optional[Limits] = None):
     c = Checker(rs, limits or DEFAULT)
     errors = c.run()
     return errors, c.warnings
-
-
-def deepest(node, limit: int):
-    """The first IR node nested more than ``limit`` levels below ``node``
-    (statements, expressions and declarations each count as a level), or
-    None.  Walks without recursion, so any depth is safe to measure; every
-    other pass over the IR (checker, compiler, repr) is recursive and relies
-    on this bound."""
-    stack = [(node, 0, None)]
-    while stack:
-        n, depth, where = stack.pop()
-        where = getattr(n, "pos", None) or where
-        if depth > limit:
-            return n if getattr(n, "pos", None) is not None else _At(where)
-        for child in ir.children(n):
-            stack.append((child, depth + 1, where))
-    return None

@@ -887,6 +887,30 @@ def children(node):
             yield v
 
 
+class At:
+    """A stand-in node for a bare position (where a node without one sits)."""
+
+    def __init__(self, pos):
+        self.pos = pos
+
+
+def deepest(node, limit: int):
+    """The first IR node nested more than ``limit`` levels below ``node``
+    (statements, expressions and declarations each count as a level), or
+    None.  Walks without recursion, so any depth is safe to measure; every
+    other pass over the IR (checker, compiler, repr) is recursive and relies
+    on this bound."""
+    stack = [(node, 0, None)]
+    while stack:
+        n, depth, where = stack.pop()
+        where = getattr(n, "pos", None) or where
+        if depth > limit:
+            return n if getattr(n, "pos", None) is not None else At(where)
+        for child in children(n):
+            stack.append((child, depth + 1, where))
+    return None
+
+
 def walk(node):
     """Every node in ``node``'s tree, itself first, without recursion."""
     stack = [node]

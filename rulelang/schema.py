@@ -21,7 +21,7 @@ import attrs
 
 from . import ir
 from .limits import DEFAULT
-from .serialize import FORMAT, _NODE_CLASSES
+from .shape import FORMAT, NODE_CLASSES
 
 SCHEMA_ID = "https://rulelang.dev/schema/ruleset.schema.json"
 SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "schema" / "ruleset.schema.json"
@@ -64,7 +64,7 @@ def _type_schema(t, meta=None) -> Dict[str, Any]:
         return {"$ref": "#/$defs/Pos"}
     if t in _UNION_NAMES:
         return {"$ref": f"#/$defs/{_UNION_NAMES[t]}"}
-    if isinstance(t, type) and t in _NODE_CLASSES.values():
+    if isinstance(t, type) and t in NODE_CLASSES.values():
         return {"$ref": f"#/$defs/{t.__name__}"}
     origin, args = typing.get_origin(t), typing.get_args(t)
     if origin is Union:
@@ -135,7 +135,7 @@ def build_schema() -> Dict[str, Any]:
         "Expr": _union("An expression: a value computed while the game runs.", ir.Expr),
         "Stmt": _union("A statement: one step of a rule.", ir.Stmt),
     }
-    for name, cls in sorted(_NODE_CLASSES.items()):
+    for name, cls in sorted(NODE_CLASSES.items()):
         if cls is ir.Pos or cls is ir.Ruleset:
             continue
         defs[name] = _node_schema(cls)
@@ -187,8 +187,8 @@ def _specific(e):
     options = e.validator_value
     branches = [b.get("$ref", "").rsplit("/", 1)[-1] if isinstance(b, dict) else "" for b in options]
     kind = e.instance.get("kind") if isinstance(e.instance, dict) else None
-    if any(b in _NODE_CLASSES or b in ("Expr", "Stmt") for b in branches) and all(
-            b in _NODE_CLASSES for b in branches if b):
+    if any(b in NODE_CLASSES or b in ("Expr", "Stmt") for b in branches) and all(
+            b in NODE_CLASSES for b in branches if b):
         # A union of node kinds: judge the node as the kind it names.
         if kind in branches:
             keep = {branches.index(kind)}

@@ -25,7 +25,7 @@ from .limits import Limits
 #: The serialized form's version; bump when the shape changes.
 FORMAT = shape.FORMAT
 
-_NODE_CLASSES: Dict[str, type] = shape.NODE_CLASSES
+NODE_CLASSES: Dict[str, type] = shape.NODE_CLASSES
 
 _UNIONS = [ir.Expr, ir.Stmt, Union[ir.Name, ir.Attr]]
 
@@ -35,7 +35,7 @@ def _is_node_union(t) -> bool:
     if typing.get_origin(t) is not Union:
         return False
     args = [a for a in typing.get_args(t) if a is not type(None)]
-    return len(args) > 1 and all(a in _NODE_CLASSES.values() for a in args)
+    return len(args) > 1 and all(a in NODE_CLASSES.values() for a in args)
 
 
 def make_converter() -> cattrs.Converter:
@@ -56,7 +56,7 @@ def make_converter() -> cattrs.Converter:
     # Each class's function is made on first use, once every class has its
     # hook, so a field of any node type (declared before or after) is tagged.
     made: Dict[type, Any] = {}
-    for cls in _NODE_CLASSES.values():
+    for cls in NODE_CLASSES.values():
         if cls is ir.Pos:
             continue
 
@@ -73,14 +73,14 @@ def make_converter() -> cattrs.Converter:
         if not isinstance(value, dict) or "kind" not in value:
             raise ValueError(f"expected a node with a 'kind', got {value!r}")
         kind = value["kind"]
-        cls = _NODE_CLASSES.get(kind)
+        cls = NODE_CLASSES.get(kind)
         if cls is None or cls not in typing.get_args(t):
             raise ValueError(f"unknown node kind {kind!r}")
         return conv.structure(value, cls)
 
     conv.register_structure_hook_func(_is_node_union, structure_union)
 
-    for cls in _NODE_CLASSES.values():
+    for cls in NODE_CLASSES.values():
         if cls is ir.Pos:
             continue
         inner = cattrs.gen.make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)

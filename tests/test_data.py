@@ -154,7 +154,7 @@ def test_schema_is_valid_2020_12():
 def test_schema_covers_every_node_kind():
     """Every IR class has a definition, with all its fields and no others."""
     doc = json.loads(schema.SCHEMA_PATH.read_text())
-    for name, cls in serialize._NODE_CLASSES.items():
+    for name, cls in serialize.NODE_CLASSES.items():
         if cls in (ir.Pos, ir.Ruleset):
             continue
         props = doc["$defs"][name]["properties"]
@@ -331,5 +331,5 @@ def test_compile_to_yaml_by_extension(tmp_path):
 def test_no_node_field_is_called_kind():
     """'kind' is the tag of every node in the data form, so no IR class may
     have a field of that name."""
-    for name, cls in serialize._NODE_CLASSES.items():
+    for name, cls in serialize.NODE_CLASSES.items():
         assert "kind" not in {f.name for f in attrs.fields(cls)}, name

@@ -15,7 +15,6 @@ import lark
 from lark import Discard, Token, Transformer, Tree, v_args
 
 from .. import ir
-from ..check import deepest
 from ..errors import RulesetSyntaxError
 from ..limits import DEFAULT, Limits
 
@@ -170,7 +169,7 @@ def parse(text: str, filename: str = "<string>", limits: Limits | None = None) -
         if isinstance(e.orig_exc, RulesetSyntaxError):
             raise e.orig_exc from None
         raise
-    deep = deepest(rs, limits.max_nesting)
+    deep = ir.deepest(rs, limits.max_nesting)
     if deep is not None:
         pos = getattr(deep, "pos", None) or ir.Pos(1, 1)
         raise RulesetSyntaxError.at(filename, pos.line, pos.column,
