@@ -172,6 +172,9 @@ class Program:
         self.fn_src = {}       # compiled fn(st, fr) -> its Python source (same meaning)
         self.cond_src = {}     # ... for a condition: source whose truth is the same
         self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
+        #: What can be filled in only once every code is built (a choice of a
+        #: table's rows needs where the table's rows start): run by compile_ruleset.
+        self.after_build = []
         self._build()
 
     # ------------------------------------------------------------- building
@@ -1139,7 +1142,7 @@ class Ctx:
             seen = [label for label, _, _ in rows]
             op.rows = [(label if seen.count(label) == 1 else f"{label} ({value})", value, start)
                        for label, value, start in rows]
-        prog.__dict__.setdefault("_late", []).append(resolve)
+        prog.after_build.append(resolve)
 
     def s_May(self, s):
         op = self.emit(O.MayOp(self.where(s), s.prompt))
@@ -1651,8 +1654,9 @@ def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
     it).  ``limits.max_number`` bounds the numbers its rules work out (fixed
     here, at load time)."""
     prog = Program(rs, limits)
-    for late in prog.__dict__.pop("_late", []):
-        late()
+    for finish in prog.after_build:
+        finish()
+    prog.after_build.clear()
     prog.work.finish()
     prog.runners = [None] * len(prog.codes)   # made on first use (``Program.runner``)
     return prog
