@@ -3,7 +3,8 @@
 #                 players and simulate 200 games of Endurance
 #   make test   — install into .venv with the test tools, run the whole test suite
 # And for CI (.ci/run) and long sessions:
-#   make lint       — ruff (as the oldest supported Python, 3.10, so names it lacks are caught)
+#   make lint       — ruff (as the oldest supported Python, 3.10, so names it lacks are caught),
+#                     and mypy --strict on the modules listed in pyproject.toml
 #   make test-long  — the long checks (about 12 minutes on two cores): 600 conformance games
 #                     per ruleset, longer fuzzing, an injection payload in every text, every
 #                     edit of more saves, and the suite's core on every other Python 3.10–3.13
@@ -32,6 +33,7 @@ test: $(BIN)/rulelang
 
 lint: $(BIN)/rulelang
 	$(BIN)/ruff check rulelang tests benchmarks
+	$(BIN)/mypy
 
 test-long: $(BIN)/rulelang
 	RULELANG_LONG=1 RULELANG_CONFORMANCE_GAMES=300 RULELANG_FUZZ_EXAMPLES=1000 \

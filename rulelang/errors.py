@@ -16,7 +16,7 @@ embedding program can catch them all with one ``except``:
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import attrs
 
@@ -47,7 +47,7 @@ class Diagnostic:
 SHOWN = 120
 
 
-def _around(text: str, column: int):
+def _around(text: str, column: int) -> Tuple[str, int]:
     """(the part of ``text`` shown, the column in it): all of a short line;
     of a long one, SHOWN characters around ``column``."""
     if len(text) <= SHOWN:
@@ -69,7 +69,7 @@ def _split(source: str) -> List[str]:
 #: The last source split by ``source_line`` and its lines (tabs replaced
 #: as they are asked for): a checker reporting thousands of problems in one
 #: file splits it once, not once a problem.
-_last: tuple = (None, [])
+_last: Tuple[Optional[str], List[str]] = (None, [])
 
 
 def source_line(source: str, line: int) -> str:
@@ -81,7 +81,7 @@ def source_line(source: str, line: int) -> str:
         lines = _split(source)
         _last = (source, lines)
     if 1 <= line <= len(lines):
-        text = lines[line - 1]
+        text: str = lines[line - 1]
         if "\t" in text:
             text = lines[line - 1] = text.replace("\t", " ")
         return text

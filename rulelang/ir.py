@@ -12,7 +12,7 @@ cattrs turns it into JSON/YAML and back.
 
 from __future__ import annotations
 
-from typing import Optional, Tuple, Union
+from typing import Any, Iterator, Optional, Set, Tuple, Union
 
 import attrs
 
@@ -25,7 +25,7 @@ class Pos:
     column: int
 
 
-def _pos():
+def _pos() -> Any:
     return attrs.field(default=None, eq=False, repr=False,
                        metadata={"description": "[line, column] in the rule file, or null"})
 
@@ -38,17 +38,17 @@ NAME_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*"
 TEXT_PATTERN = r'[^"\n]*'
 
 
-def _name(description=None, default=attrs.NOTHING):
+def _name(description: Optional[str] = None, default: Any = attrs.NOTHING) -> Any:
     """A name field (``NAME_PATTERN``; in a tuple, each item)."""
     return _f(description, default, string="name")
 
 
-def _text(description=None, default=attrs.NOTHING):
+def _text(description: Optional[str] = None, default: Any = attrs.NOTHING) -> Any:
     """A text field (``TEXT_PATTERN``, at most ``Limits.max_text`` long)."""
     return _f(description, default, string="text")
 
 
-def _f(description=None, default=attrs.NOTHING, **schema):
+def _f(description: Optional[str] = None, default: Any = attrs.NOTHING, **schema: Any) -> Any:
     """A field with JSON Schema facts (``enum``, ``minimum``…) for
     schema.py, so the published schema is generated from these classes."""
     meta = dict(schema)
@@ -586,10 +586,11 @@ class Log:
 _PLACEHOLDER = __import__("re").compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}")
 
 
-def log_parts(text: str, pos=None) -> list:
+def log_parts(text: str, pos: Optional[Pos] = None) -> "list[Union[str, Name, Attr]]":
     """A log text split into plain strings and the values named in braces
     (``Name`` or ``Attr`` nodes, placed at ``pos``)."""
-    parts, at = [], 0
+    parts: "list[Union[str, Name, Attr]]" = []
+    at = 0
     for m in _PLACEHOLDER.finditer(text):
         if m.start() > at:
             parts.append(text[at:m.start()])
@@ -872,7 +873,7 @@ class Ruleset:
 # ---------------------------------------------------------------- walking
 
 
-def children(node):
+def children(node: Any) -> Iterator[Any]:
     """The IR nodes directly inside ``node`` (fields, and nodes in tuple
     fields), in field order; positions are not nodes."""
     for f in getattr(type(node), "__attrs_attrs__", ()):
@@ -890,11 +891,11 @@ def children(node):
 class At:
     """A stand-in node for a bare position (where a node without one sits)."""
 
-    def __init__(self, pos):
+    def __init__(self, pos: Optional[Pos]) -> None:
         self.pos = pos
 
 
-def deepest(node, limit: int):
+def deepest(node: Any, limit: int) -> Any:
     """The first IR node nested more than ``limit`` levels below ``node``
     (statements, expressions and declarations each count as a level), or
     None.  Walks without recursion, so any depth is safe to measure; every
@@ -911,7 +912,7 @@ def deepest(node, limit: int):
     return None
 
 
-def walk(node):
+def walk(node: Any) -> Iterator[Any]:
     """Every node in ``node``'s tree, itself first, without recursion."""
     stack = [node]
     while stack:
@@ -920,7 +921,7 @@ def walk(node):
         stack.extend(reversed(list(children(n))))
 
 
-def names_in(node):
+def names_in(node: Any) -> Set[str]:
     """The names an expression reads (bare names and the stat of x.stat)."""
     return {n.name for n in walk(node) if isinstance(n, (Name, Attr))}
 

@@ -92,7 +92,7 @@ from __future__ import annotations
 import attrs
 
 
-def _positive(instance, attribute, value):
+def _positive(instance: object, attribute: "attrs.Attribute[int]", value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"Limits.{attribute.name} must be a whole number of at least 1, "
                          f"not {value!r}")
