@@ -659,7 +659,8 @@ class Ctx:
     def flush(self, run):
         if run:
             lines = PureBlock(self).lines_of(run)
-            self.emit(O.PureOp(self.where(run[0]), lines, self.wheres, self.prog.gen_env))
+            self.emit(O.PureOp(self.where(run[0]), lines, self.wheres, self.prog.gen_env,
+                               codegen.pure_function))
 
     def pure(self, s, loops, depth):
         """Whether ``s`` runs straight through: only value changes, moves of
@@ -1018,7 +1019,7 @@ class Ctx:
         self.wheres.append(self.where(node))
         return self.emit(O.PureOp(self.where(node), [codegen.at_line(len(self.wheres) - 1,
                                                                      self.where(node)), *lines],
-                                  self.wheres, self.prog.gen_env))
+                                  self.wheres, self.prog.gen_env, codegen.pure_function))
 
     def s_Draw(self, s):
         work = self.temp(COUNT)

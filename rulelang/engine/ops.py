@@ -243,17 +243,17 @@ class PureOp(Op):
     generated Python, part of their code's generated function
     (``codegen``).  Run on its own, it is made into a function first."""
 
-    __slots__ = ("lines", "wheres", "env", "fn")
+    __slots__ = ("lines", "wheres", "env", "make", "fn")
 
-    def __init__(self, where, lines, wheres, env):
+    def __init__(self, where, lines, wheres, env, make):
         super().__init__(where)
-        # ``env``: what the lines can name (``compile.Program.gen_env``).
-        self.lines, self.wheres, self.env, self.fn = lines, wheres, env, None
+        # ``env``: what the lines can name (``compile.Program.gen_env``);
+        # ``make``: what turns the op into its function (``codegen.pure_function``).
+        self.lines, self.wheres, self.env, self.make, self.fn = lines, wheres, env, make, None
 
     def run(self, st, fr):
         if self.fn is None:
-            from .codegen import pure_function
-            self.fn = pure_function(self)
+            self.fn = self.make(self)
         try:
             self.fn(st, fr)
         except PureFault as e:

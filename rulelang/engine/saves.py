@@ -36,7 +36,7 @@ from ..check import ANY, BOOL, CARD, CARDS, NUM, PLAYER, POOL, TEXT, Checker
 from ..documents import Odd
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError, SaveError
 from . import ops as O
-from . import state as _state
+from .compile import compile_ruleset
 from .ops import LOCALS, PC, PLAYER as PLAYER_SLOT, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, RuleFault
 
 FORMAT = "rulelang-state/2"
@@ -1566,8 +1566,8 @@ def _linked(items):
 def state_from_plain(game, d, limits=None):
     """The ``State`` a plain save ``d`` describes, as it is (no checks: for
     a document ``restore`` has checked, and for pickles)."""
-    LogEntry = _state.LogEntry
-    st = _state.State.__new__(_state.State)
+    LogEntry = game.log_entry_class
+    st = game.state_class.__new__(game.state_class)
     st.game = game
     st.prog = game.prog
     st.n = d["players"]
@@ -1661,14 +1661,14 @@ def replay(game, text, seed=None, key=None):
 _unpickled: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()
 
 
-def unpickle_game(fingerprint, rs, limits):
+def unpickle_game(fingerprint, rs, limits, game_class):
     """A pickled ``Game``: compiled again from its ruleset (once per
-    process for each ruleset and limits)."""
+    process for each ruleset and limits; admitted at the trust boundary
+    again, as any ruleset from outside)."""
     key = (fingerprint, limits)
     game = _unpickled.get(key)
     if game is None:
-        from ..api import game_of     # the facade builds games (it imports this package)
-        game = _unpickled[key] = game_of(rs, limits)
+        game = _unpickled[key] = game_class(compile_ruleset(rs, limits), limits)
     return game
 
 

@@ -17,6 +17,7 @@ import attrs
 
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
+from . import saves as _saves
 from .compile import Program
 from .ops import (CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At, fault,
                   logged, rand_below)
@@ -638,6 +639,11 @@ def _fault(st, op, e):
 class Game:
     """A loaded, checked and compiled ruleset: makes and restores states."""
 
+    #: The classes of what a game makes (``saves`` builds restored states
+    #: through these, so it does not import this module).
+    state_class = State
+    log_entry_class = LogEntry
+
     def __init__(self, prog: Program, limits: Optional[Limits] = None):
         self.prog = prog
         self.ruleset = prog.rs
@@ -668,7 +674,7 @@ class Game:
 
     def __reduce__(self):
         # Pickled as its ruleset and limits; compiled again when loaded.
-        return (_saves.unpickle_game, (self.fingerprint, self.ruleset, self.limits))
+        return (_saves.unpickle_game, (self.fingerprint, self.ruleset, self.limits, type(self)))
 
     def __copy__(self):
         return self     # a game does not change: a copy is the game itself
@@ -809,7 +815,6 @@ class Game:
         return _saves.replay(self, text, seed, key)
 
 
-from . import saves as _saves  # noqa: E402  (saves.py builds states: it needs this module)
 
 #: The format of ``State.to_json()`` (kept here too for those who import it).
 FORMAT = _saves.FORMAT
