@@ -337,9 +337,9 @@ class State:
         c.rng = self.rng
         c.v = self.v[:]
         c.g = self.g[:]
-        c.piles = [p[:] for p in self.piles]
+        c.piles = list(map(list.copy, self.piles))     # (faster than a comprehension)
         c.nshared = self.nshared
-        c.stack = [f[:] for f in self.stack]
+        c.stack = list(map(list.copy, self.stack))
         c.waiting = self.waiting
         c.actor = self.actor
         c.rerolling = self.rerolling
