@@ -66,7 +66,8 @@ def main(argv=None):
         game = rulelang.load(ROOT / "examples" / f"{name}.rules")
         twin = importlib.import_module(f"twins.{name}").playout
         players = game.min_players
-        ways = {"hand": lambda i: twin(i, players), "api": through_api(game, players),
+        ways = {"hand": lambda i, twin=twin, players=players: twin(i, players),
+                "api": through_api(game, players),
                 "batched": batched(game, players)}
         rates = {k: [] for k in ways}
         for _ in range(args.rounds):
