@@ -58,7 +58,7 @@ def _text(path: str, limits: Optional[Limits]) -> str:
     return text
 
 
-def read(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> ir.Ruleset:
+def read(path: Union[str, "os.PathLike[str]"], limits: Optional[Limits] = None) -> ir.Ruleset:
     """The IR of a ruleset file: a ``.rules`` file parsed (not yet checked),
     or a compiled ``.json``/``.yaml``/``.yml`` document admitted (its shape
     and the checker); raises ``RulesetError`` when it cannot be read as one."""
@@ -70,8 +70,8 @@ def read(path: Union[str, os.PathLike], limits: Optional[Limits] = None) -> ir.R
     return parse(text, path, limits)
 
 
-def load(path: Union[str, os.PathLike], limits: Optional[Limits] = None,
-         cache: Union[None, bool, str, os.PathLike] = None) -> Game:
+def load(path: Union[str, "os.PathLike[str]"], limits: Optional[Limits] = None,
+         cache: Union[None, bool, str, "os.PathLike[str]"] = None) -> Game:
     """A ``Game`` from a ``.rules`` file or a compiled ``.json``/``.yaml`` file.
     ``limits`` (a ``rulelang.Limits``) bounds loading and, as the game's
     default, playing.  ``cache``: keep checked rule files in a cache

@@ -36,7 +36,7 @@ def default_dir() -> Path:
     return Path(base) / "rulelang"
 
 
-def directory(cache: Union[None, bool, str, os.PathLike]) -> Optional[Path]:
+def directory(cache: Union[None, bool, str, "os.PathLike[str]"]) -> Optional[Path]:
     """The cache directory that ``cache`` (a ``load`` argument) asks for:
     None (as ``RULELANG_CACHE`` says), False (none), True (the default
     one) or a directory."""

@@ -51,9 +51,10 @@ Path = Tuple[Union[str, int], ...]
 # A spec is a small tuple: ("int", minimum) ("bool",) ("str", kind, enum)
 # ("opt", spec) ("list", spec, fewest items) ("node", frozenset of kinds)
 # ("pos",).
+Spec = Tuple[Any, ...]
 
 
-def _spec(t, meta) -> tuple:
+def _spec(t: Any, meta: Any) -> Spec:
     if t is int:
         return ("int", meta.get("minimum"))
     if t is bool:
@@ -71,7 +72,7 @@ def _spec(t, meta) -> tuple:
         if rest == [ir.Pos]:
             return ("pos",)     # null or [line, column]
         if all(a in NODE_CLASSES.values() for a in rest):
-            inner: tuple = ("node", frozenset(a.__name__ for a in rest))
+            inner: Spec = ("node", frozenset(a.__name__ for a in rest))
         elif len(rest) == 1:
             inner = _spec(rest[0], meta)
         else:   # pragma: no cover - the IR has no other unions
@@ -83,7 +84,7 @@ def _spec(t, meta) -> tuple:
 
 
 @functools.lru_cache(maxsize=None)
-def fields_of(kind: str) -> Dict[str, Tuple[tuple, bool]]:
+def fields_of(kind: str) -> Dict[str, Tuple[Spec, bool]]:
     """{field: (spec, required)} of a node kind, as its data holds it."""
     cls = NODE_CLASSES[kind]
     hints = typing.get_type_hints(cls, vars(ir))
@@ -95,7 +96,7 @@ def fields_of(kind: str) -> Dict[str, Tuple[tuple, bool]]:
     return out
 
 
-def _what(value) -> str:
+def _what(value: Any) -> str:
     """How a wrong value is named in a message (short, whatever it is)."""
     if value is None:
         return "null"
@@ -140,14 +141,15 @@ def problems(data: Any, limits: Optional[Limits] = None,
     return out
 
 
-def _walk(root, root_spec, out, limits, most):
+def _walk(root: Any, root_spec: Spec, out: List[Tuple[Path, str]], limits: Limits,
+          most: int) -> None:
     big = limits.max_number
     text_most = limits.max_text
     deepest = limits.max_nesting
     budget = limits.max_nodes
     seen = 0
     # (value, spec, path, node depth)
-    stack: List[tuple] = [(root, root_spec, (), 0)]
+    stack: List[Tuple[Any, Spec, Path, int]] = [(root, root_spec, (), 0)]
     while stack:
         value, spec, path, depth = stack.pop()
         seen += 1
@@ -249,7 +251,7 @@ def _walk(root, root_spec, out, limits, most):
             return
 
 
-def _union_name(kinds) -> str:
+def _union_name(kinds: Any) -> str:
     stmts = {c.__name__ for c in typing.get_args(ir.Stmt)}
     return "statement" if kinds == stmts else "expression"
 

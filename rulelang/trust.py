@@ -18,7 +18,7 @@ compiled.
 from __future__ import annotations
 
 import weakref
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import attrs
 
@@ -29,11 +29,13 @@ from .limits import DEFAULT, Limits
 from .syntax import made_here
 
 # id(ruleset) -> (a weak reference to it, the limits it was checked under)
-_admitted: Dict[int, Tuple["weakref.ref", Limits]] = {}
+_admitted: Dict[int, Tuple["weakref.ref[ir.Ruleset]", Limits]] = {}
 
 
-def _forget(key):
-    return lambda _ref: _admitted.pop(key, None)
+def _forget(key: int) -> Callable[[object], None]:
+    def forget(_ref: object) -> None:
+        _admitted.pop(key, None)
+    return forget
 
 
 def _remember(rs: ir.Ruleset, limits: Limits) -> ir.Ruleset:
@@ -65,7 +67,7 @@ def admit(rs: Any, limits: Optional[Limits] = None) -> ir.Ruleset:
     from its data once that data has the IR's shape and passes the checker.
     Raises ``RulesetError`` with every problem found."""
     limits = limits or DEFAULT
-    if is_admitted(rs, limits):
+    if isinstance(rs, ir.Ruleset) and is_admitted(rs, limits):
         return rs
     if type(rs) is ir.Ruleset and made_here(rs):
         return checked(rs, limits)
