@@ -286,14 +286,10 @@ def cmd_dump(args) -> int:
     """Print the generated Python of every code (setup, the turn, each rule,
     table, option and reaction), or of those named."""
     from .engine import codegen
-    try:
-        prog = api.game_of(_read_ruleset(args.file)[0]).prog
-    except RulesetError as e:
-        print(e.format(), file=sys.stderr)
+    game = _game_or_report(args.file)
+    if game is None:
         return 1
-    except OSError as e:
-        print(f"{args.file}: cannot read: {e.strerror}", file=sys.stderr)
-        return 1
+    prog = game.prog
     wanted = set(args.names)
     codes = [k for k, name in enumerate(prog.code_names)
              if not wanted or name in wanted or name.split(" ", 1)[-1] in wanted
