@@ -63,8 +63,6 @@ class Checker:
         #: Piece sets, and for each its fields: name -> (type, is_state).
         self.piece_sets: Dict[str, ir.PieceSet] = {}
         self.piece_fields: Dict[str, Dict[str, tuple]] = {}
-        #: Words used as piece attribute values (usable as bare names).
-        self.words: set = set()
         #: Decks that some statement draws from.
         self.drawn: set = set()
         #: Names "did you mean" may still look at (``nearest``).
@@ -216,7 +214,6 @@ class Checker:
                     props.add(p.name)
                     kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}.get(type(p.value), ANY)
                     if isinstance(p.value, ir.Name):
-                        self.words.add(p.value.name)
                         self.word_clash(p, p.value.name)
                     self.props.setdefault(p.name, set()).add(kind)
         self.sizes()
@@ -358,7 +355,7 @@ class Checker:
 
     def printed(self, props, owner):
         """(prop, kind) for each value printed on a piece or a space: each
-        name once, words noted (and checked against stat names)."""
+        name once, each word checked against the stat names."""
         seen = set()
         for prop in props:
             if prop.name in seen:
@@ -366,7 +363,6 @@ class Checker:
             seen.add(prop.name)
             v = prop.value
             if isinstance(v, ir.Name):
-                self.words.add(v.name)
                 self.word_clash(prop, v.name)
             yield prop, {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}[type(v)]
 
@@ -393,7 +389,6 @@ class Checker:
                 self.error(st, f"piece value '{st.name}' is declared twice")
             if st.values:
                 kind = TEXT
-                self.words.update(st.values)
                 for v in st.values:
                     if v in self.stats or v in self.consts:
                         self.error(st, f"the word '{v}' is also the name of a stat or constant, "

@@ -83,8 +83,6 @@ class Program:
                            for s in rs.stats if s.spaces}
         #: What every bare name means (the lookup the checker made too).
         self.names = resolve.Names(rs)
-        #: The words a bare name may stand for.
-        self.enum_values = self.names.words
         self.consts = {}
         self._pieces(rs)
         # Cards and piles.  Every pile (decks included) gets an index; a

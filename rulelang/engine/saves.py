@@ -212,7 +212,18 @@ class Str(Shape):
             self.refuse(x, parts)
 
 
-class Bool(Shape):
+class _Exact(Shape):
+    """A shape decided by ``fits`` alone (no limits, no message of its own)."""
+
+    def ok(self, x, cx):
+        return self.fits(x)
+
+    def check(self, x, parts, cx):
+        if not self.fits(x):
+            self.refuse(x, parts)
+
+
+class Bool(_Exact):
     what = "true or false"
 
     def schema(self):
@@ -221,15 +232,8 @@ class Bool(Shape):
     def fits(self, x):
         return x is True or x is False
 
-    def ok(self, x, cx):
-        return x is True or x is False
 
-    def check(self, x, parts, cx):
-        if x is not True and x is not False:
-            self.refuse(x, parts)
-
-
-class Null(Shape):
+class Null(_Exact):
     what = "null"
 
     def schema(self):
@@ -237,13 +241,6 @@ class Null(Shape):
 
     def fits(self, x):
         return x is None
-
-    def ok(self, x, cx):
-        return x is None
-
-    def check(self, x, parts, cx):
-        if x is not None:
-            self.refuse(x, parts)
 
 
 class Enum(Shape):
@@ -848,7 +845,7 @@ class Spec:
         self.typed = typed
         # Every word a rule can work out: the ruleset's words and what its
         # cards, pieces and track spaces print.
-        words = set(prog.enum_values)
+        words = set(prog.names.words)
         for spaces in prog.track_data.values():
             for printed in spaces.values():
                 words.update(v for v in printed.values() if isinstance(v, str))
