@@ -61,7 +61,7 @@ that goes past them, naming the ``Limits`` field.
 generated code takes to work out one value (tens of nanoseconds), so that
 the limit stops any ruleset in well under a second; a legal move of the
 shipped games takes a few thousand to a few tens of thousands.  What each
-thing counts (``rulelang.engine.compile.Work``, ``rulelang.engine.ops``)::
+thing counts (``rulelang.engine.work.Work``, ``rulelang.engine.ops``)::
 
     a statement, a value worked out (a node of an expression)     1
     a card, piece or player a question, 'for each' or choice

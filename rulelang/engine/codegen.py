@@ -21,7 +21,7 @@ through (jump targets, the op after one that can wait or call)::
 Work counts against ``Limits.max_steps`` where the ops count it (see
 ``ops.spend``): a loop's pass at the jump back, a rule called or a turn
 as it starts, each a constant worked out at compile time
-(``compile.Work``).  A code too big to be written out as one function
+(``work.Work``).  A code too big to be written out as one function
 (a table of thousands of rows) runs op by op (``op_by_op``), each op's
 own ``run``.  ``_at`` holds the index (into the code's
 ``Program.code_wheres``) of the op or statement being carried out; a fault

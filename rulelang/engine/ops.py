@@ -40,7 +40,7 @@ class RuleFault(Exception):
 # ``st.steps`` counts the work done since the move began (``State.wait``
 # ends a move's count), against ``Limits.max_steps``.  Work known before it
 # is done is counted before it starts, as one constant worked out when the
-# ruleset is compiled (``compile.Work``): a frame when it starts (its
+# ruleset is compiled (``work.Work``): a frame when it starts (its
 # statements, its locals, the dice it rolls, the cards and pieces its
 # questions look at, the small rules it calls), a loop's next pass at each
 # jump back, a turn as it begins.  Work known only while playing is
@@ -142,7 +142,7 @@ ONE_BY_ONE = 8
 
 #: In a game of at most this many cards, a statement that draws, moves or
 #: looks at cards does so little that its work is counted at compile time,
-#: as for the most cards there are (``compile.Work``); in a bigger game a
+#: as for the most cards there are (``work.Work``); in a bigger game a
 #: draw from a pile of more cards counts them as it starts (``draw_work``).
 FEW_CARDS = 64
 
@@ -274,7 +274,7 @@ def fault(st, op, e):
 
 class Jump(Op):
     """Go to ``target``.  The jump back at the end of a loop's body counts
-    ``cost``, the work of the next pass (``compile.Work.loop_pass``)."""
+    ``cost``, the work of the next pass (``work.Work.loop_pass``)."""
 
     __slots__ = ("target", "cost")
 
@@ -334,7 +334,7 @@ class CallOp(Op):
         self.args = args   # fns giving the rule's parameters, its first locals
         #: Whether the callee's work is counted as it starts (a big rule, or
         #: one that can call back here); otherwise it was counted with the
-        #: caller's (``compile.Work``).
+        #: caller's (``work.Work``).
         self.dynamic = dynamic
 
     def run(self, st, fr):
