@@ -163,9 +163,8 @@ class Runner:
         return at_line(len(self.wheres) - 1, op.where)
 
     def value(self, fn):
-        """Source of a compiled expression: inline when known."""
-        src = self.prog.fn_src.get(fn)
-        return src if src is not None else f"{self.const(fn)}(st, fr)"
+        """Source of a compiled expression (``compile.compiled``), inline."""
+        return fn.src
 
     def emit(self, depth, *lines):
         pad = "    " * depth
@@ -320,7 +319,7 @@ def _jump(r, k, op):
 
 
 def _jump_unless(r, k, op):
-    cond = r.prog.cond_src.get(op.cond) or r.value(op.cond)
+    cond = r.value(op.cond)
     r.emit(_BASE + 1, r.at(op), f"if {cond}:", f"    pc = {k + 1}", "else:")
     r.jump(_BASE + 2, k, op.target)
     return True

@@ -23,9 +23,6 @@ from .ops import LOCALS, PLAYER, RuleFault
 from .visibility import EVERYONE, NOBODY, both, pile_seen_by
 
 
-def _seen_by_nobody(st, fr):
-    """Who may see a card whose place is not known (a rule's card parameter)."""
-    return NOBODY
 
 #: What a local of a frame may hold.  The compiler records, for each local
 #: of each code, the kinds of value the code puts there
@@ -41,8 +38,8 @@ def _seen_by_nobody(st, fr):
 #: ``("roll", N, S)``             none or the sum of N dice of S sides
 #: ``("dice", S)``                none or the faces of a pool of S-sided dice
 #: ``("count",)``                 none or a whole number (cards still to draw)
-#: ``("probe",)``                 always none (room for a question's temporary,
-#:                                set only in a copy of the frame)
+#: ``("probe",)``                 always none (no longer made: room for a
+#:                                question's temporary in 0.2.0)
 #:
 #: and the work of a loop or an op, none except while the frame is inside
 #: the loop that starts at ``PC`` (or waits at the op at ``PC``):
@@ -55,8 +52,7 @@ def _seen_by_nobody(st, fr):
 #: ``("roll-off", PC, S)``        (contenders, their rolls): ``RollOffOp``
 LOCAL_KINDS = ("value", "seat", "card", "cards", "piece", "roll", "dice", "count", "probe",
                "each-player", "each-card", "each-piece", "repeat", "pool-work", "roll-off")
-VALUE, SEAT, CARD, CARDS, COUNT, PROBE = ("value",), ("seat",), ("card",), ("cards",), \
-    ("count",), ("probe",)
+VALUE, SEAT, CARD, CARDS, COUNT = ("value",), ("seat",), ("card",), ("cards",), ("count",)
 _PARAM_KINDS = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE}
 
 
@@ -168,8 +164,6 @@ class Program:
         self.card_tables = {}  # (property, default) -> its value for each card (``card_table``)
         self.card_ids = None   # card name -> its ids (``cards_named``)
         self.track_tables = {}  # (track, value) -> {space: that value}
-        self.fn_src = {}       # compiled fn(st, fr) -> its Python source (same meaning)
-        self.cond_src = {}     # ... for a condition: source whose truth is the same
         self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
         #: What can be filled in only once every code is built (a choice of a
         #: table's rows needs where the table's rows start): run by compile_ruleset.
@@ -313,8 +307,8 @@ class Program:
             ctx = Ctx(self, code, self.code_names[code])
             slot = ctx.local(dt.var, CARD)
             ctx.card_locals.add(dt.var)
-            ctx.card_from[dt.var] = [O.DrawOp.drawn_seen_by]
-            ctx.card_scope.append(slot)
+            ctx.card_from[dt.var] = [f"{Source(ctx).const(O.DrawOp.drawn_seen_by)}(st, fr)"]
+            ctx.card_scope.append(f"fr[{slot}]")
             cond = ctx.cond_expr(dt.cond) if dt.cond is not None else None
             ctx.card_scope.pop()
             self.draw_hooks.setdefault(dt.deck, []).append((cond, code))
@@ -327,11 +321,9 @@ class Program:
             ctx = Ctx(self, None, "reroll")
             cond = ctx.cond_expr(rs.reroll.cond)
             self.reroll_src = Source(ctx).src_for_player(rs.reroll.cond, "_tp", cond=True)
-            costs = [ctx.simple(s) for s in rs.reroll.cost]
-
-            def cost(st, fr, costs=costs):
-                for c in costs:
-                    c(st, fr)
+            if not all(isinstance(s, (ir.Assign, ir.Let)) for s in rs.reroll.cost):
+                raise ValueError("a reroll's cost is made of assignments")
+            cost = ctx.statements_function(rs.reroll.cost) if rs.reroll.cost else _nothing
             self.reroll = (cond, cost)
         for r in rs.rules:
             ctx = Ctx(self, self.rule_code[r.name], f"rule {r.name}")
@@ -341,7 +333,7 @@ class Program:
                     ctx.piece_locals[param.name] = param.type
                 elif param.type == "card":
                     ctx.card_locals.add(param.name)
-                    ctx.card_from[param.name] = [_seen_by_nobody]   # where it is from is not known here
+                    ctx.card_from[param.name] = ["_NOBODY"]   # where it is from is not known here
             ctx.finish(r.body)
         for t in rs.tables:
             self._build_table(t)
@@ -465,10 +457,6 @@ def _too_big(big):
                      f"(Limits.max_number)")
 
 
-_GLOBALS = operator.attrgetter("g")   # globals, then each piece's state values
-_PLAYERS = operator.attrgetter("v")   # each player's stats
-
-
 def _too_many_dice(n, most):
     return RuleFault(f"a pool of {n} dice is more than the limit of {most} (Limits.max_dice)")
 
@@ -491,29 +479,6 @@ def _keeper(lo, hi, big, dice):
         return x
     keep.bounds = (-big if lo is None else max(lo, -big), big if hi is None else min(hi, big))
     return keep
-
-
-def _setter(op, values, index, value, keep, local=False):
-    """fn(st, fr) doing ``values(st)[index(fr)] op= value(st, fr)``, kept
-    by ``keep``; with ``local`` the place is the frame itself."""
-    if local:
-        def place(st, fr):
-            return fr
-    else:
-        def place(st, fr):
-            return values(st)
-    if op == "=":
-        def f(st, fr):
-            place(st, fr)[index(fr)] = keep(value(st, fr))
-    elif op == "+=":
-        def f(st, fr):
-            lst, i = place(st, fr), index(fr)
-            lst[i] = keep(lst[i] + value(st, fr))
-    else:
-        def f(st, fr):
-            lst, i = place(st, fr), index(fr)
-            lst[i] = keep(lst[i] - value(st, fr))
-    return f
 
 
 def _literal(e):
@@ -559,9 +524,9 @@ class Ctx:
         self.piece_locals = {}   # local name -> piece set it holds
         self.card_locals = set()  # locals that hold one card
         self.chosen_locals = set()  # locals that hold chosen cards ('choose N cards … as')
-        #: local -> [fn(st, fr) -> who may see the cards it holds or was made
+        #: local -> [source of who may see the cards it holds or was made
         #: from (``visibility``)]; [] when everyone may (a log line naming
-        #: them is for those only: ``s_Log``).  A card local missing here: nobody.
+        #: them is for those only: ``PureBlock.log``).  A card local missing here: nobody.
         self.card_from = {}
         self.card_scope = []     # slots of the card in scope in a 'where'
         self.piece_scope = []    # (piece set, slot) of the piece in scope in a 'where'
@@ -657,9 +622,7 @@ class Ctx:
 
     def flush(self, run):
         if run:
-            lines = PureBlock(self).lines_of(run)
-            self.emit(O.PureOp(self.where(run[0]), lines, self.wheres, self.prog.gen_env,
-                               codegen.pure_function))
+            self.emit(self.pure_op(run))
 
     def pure(self, s, loops, depth):
         """Whether ``s`` runs straight through: only value changes, moves of
@@ -701,22 +664,15 @@ class Ctx:
         is_stat = name in self.prog.pslot or name in self.prog.gslot
         return bool(trig and is_stat and not (isinstance(s.target, ir.Name) and name in self.locals))
 
-    def capture(self, s):
-        """The function of a simple statement that compiles to one Exec."""
-        saved, self.code = self.code, []
-        try:
-            self.stmt(s)
-            ops = self.code
-        finally:
-            self.code = saved
-        assert len(ops) == 1 and type(ops[0]) is O.Exec, (s, ops)
-        return ops[0].fn
-
     def stmt(self, s):
         if not isinstance(s, ir.While):   # a while rolls anew before each test
             self.hoist(s)
-        method = getattr(self, "s_" + type(s).__name__)
-        method(s)
+        if isinstance(s, ir.Assign) and self.watched(s):
+            self.trigger_assign(s)
+        elif isinstance(s, _SIMPLE):
+            self.flush([s])
+        else:
+            getattr(self, "s_" + type(s).__name__)(s)
 
     def hoist(self, s):
         """Rolls inside a statement's expressions are made first, each into
@@ -743,86 +699,21 @@ class Ctx:
                     work = self.temp(("roll-off", len(self.code), roll.sides))
                     self.emit(O.RollOffOp(self.where(roll), roll.sides, slot, work))
 
-    def simple(self, s):
-        """A straight-line statement as a function (for reroll costs)."""
-        if isinstance(s, ir.Assign):
-            return self.assign_fn(s)
-        if isinstance(s, ir.Let):
-            slot = self.local(s.name, VALUE)
-            f = self.expr(s.value)
+    def statements_function(self, stmts):
+        """fn(st, fr) carrying out statements that never wait (``PureBlock``)."""
+        return self.pure_op(stmts).call
 
-            def let(st, fr):
-                fr[slot] = f(st, fr)
-            return let
-        raise ValueError(f"{type(s).__name__} cannot be used here")
+    def pure_op(self, stmts):
+        return O.PureOp(self.where(stmts[0]), PureBlock(self).lines_of(stmts), self.wheres,
+                        self.prog.gen_env, codegen.pure_function)
 
-    def s_Assign(self, s):
-        fn = self.assign_fn(s)
-        name = s.target.name
-        if isinstance(s.target, ir.Attr) and s.target.obj in self.piece_locals:
-            self.emit(O.Exec(self.where(s), fn))
-            return
-        trig = self.prog.trigger_conds.get(name)
-        is_stat = name in self.prog.pslot or name in self.prog.gslot
-        if trig and is_stat and not (isinstance(s.target, ir.Name) and name in self.locals):
-            if isinstance(s.target, ir.Attr):
-                slot = self.locals[s.target.obj]
-
-                def who(st, fr, slot=slot):
-                    return fr[slot]
-            else:
-                def who(st, fr):
-                    return fr[PLAYER]
-            self.emit(O.TriggerAssign(self.where(s), who, fn, trig))
-        else:
-            self.emit(O.Exec(self.where(s), fn))
-
-    def assign_fn(self, s):
-        """fn(st, fr) carrying out ``target op value``: a local, a piece's
-        state value, a global or a player's stat, kept within its bounds
-        and within max_number."""
-        value = self.expr(s.value)
-        op = s.op
-        t = s.target
-        prog = self.prog
-        big, dice = prog.limits.max_number, prog.limits.max_dice
-        if isinstance(t, ir.Name) and t.name in self.locals:
-            slot = self.locals[t.name]
-            return _setter(op, lambda st: None, lambda fr: slot, value,
-                           _keeper(None, None, big, dice), local=True)
-        if isinstance(t, ir.Attr) and t.obj in self.piece_locals:
-            pset = self.piece_locals[t.obj]
-            decl = prog.piece_sets[pset].state[prog.piece_slot[pset][t.name]]
-            lo = None if decl.min is None else prog.const_value(decl.min)
-            hi = None if decl.max is None else prog.const_value(decl.max)
-            return _setter(op, _GLOBALS, self.piece_index(t.obj, t.name), value,
-                           _keeper(lo, hi, big, dice))
-        lo, hi = prog.bounds[t.name]
-        keep = _keeper(lo, hi, big, dice)
-        if prog.stat_decl[t.name].scope == "global":
-            k = prog.gslot[t.name]
-            return _setter(op, _GLOBALS, lambda fr: k, value, keep)
-        K, k = prog.K, prog.pslot[t.name]
-        if isinstance(t, ir.Attr):
-            pslot = self.locals[t.obj]
-            return _setter(op, _PLAYERS, lambda fr: fr[pslot] * K + k, value, keep)
-        return _setter(op, _PLAYERS, lambda fr: fr[PLAYER] * K + k, value, keep)
-
-    def s_Spend(self, s):
-        slot = self.locals[s.pool]
-        count, value, cmp = self.expr(s.count), self.expr(s.value), _CMP[s.op]
-
-        def spend(st, fr):
-            n, v = count(st, fr), value(st, fr)
-            faces = fr[slot] or ()
-            st.steps += len(faces)      # the dice looked at
-            if v is None or n is None or n <= 0:
-                return
-            fit = sorted((i for i, f in enumerate(faces) if cmp(f, v)),
-                         key=lambda i: (abs(faces[i] - v), faces[i]))[:n]
-            gone = set(fit)
-            fr[slot] = tuple(f for i, f in enumerate(faces) if i not in gone)
-        self.emit(O.Exec(self.where(s), spend))
+    def trigger_assign(self, s):
+        """An assignment to a stat a 'whenever' watches: an op of its own,
+        which starts the reaction when its condition becomes true."""
+        who = f"fr[{self.locals[s.target.obj]}]" if isinstance(s.target, ir.Attr) else f"fr[{PLAYER}]"
+        self.emit(O.TriggerAssign(self.where(s), compiled(who, self.prog.gen_env),
+                                  self.statements_function([s]),
+                                  self.prog.trigger_conds[s.target.name]))
 
     def assign_place(self, s):
         """(Python source of the place ``s`` assigns, its keeper): the same
@@ -844,15 +735,6 @@ class Ctx:
             return f"st.g[{prog.gslot[t.name]}]", keep
         who = f"fr[{self.locals[t.obj]}]" if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
         return f"st.v[{who} * {prog.K} + {prog.pslot[t.name]}]", keep
-
-    def s_Let(self, s):
-        slot = self.local(s.name, VALUE)
-        self.let_seen(s)
-        f = self.expr(s.value)
-
-        def let(st, fr):
-            fr[slot] = f(st, fr)
-        self.emit(O.Exec(self.where(s), let))
 
     def s_If(self, s):
         j = self.emit(O.JumpUnless(self.where(s), self.cond_expr(s.cond)))
@@ -886,19 +768,16 @@ class Ctx:
         self.card_locals.add(s.var)
         self.card_from[s.var] = self.pile_seen(s.pile)
         pile = self.pile(s.pile)
-        self.card_scope.append(var)
-        cond = self.cond_expr(s.cond) if s.cond is not None else None
-        self.card_scope.pop()
-
-        def matching(st, fr):
-            # Each kind of card once: copies are alike.
-            probe = list(fr)
-            out = []
-            for c in sorted(set(st.piles[pile(st, fr)])):
-                probe[var] = c
-                if cond is None or cond(st, probe):
-                    out.append(c)
-            return out
+        # Each kind of card once: copies are alike.
+        source = Source(self)
+        c = source.temp()
+        self.card_scope.append(c)
+        try:
+            where = "" if s.cond is None else f" if {source.cond(s.cond)}"
+        finally:
+            self.card_scope.pop()
+        matching = compiled(f"[{c} for {c} in sorted(set(st.piles[{pile.src}])){where}]",
+                            self.prog.gen_env)
         self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, c: st.prog.card_labels[c],
                                   var, s.prompt or "choose a card",
                                   prefix=f"{s.prompt}: " if s.prompt else "", pile=pile))
@@ -907,7 +786,7 @@ class Ctx:
         var = self.local(s.var, CARD)
         self.card_locals.add(s.var)
         self.card_from[s.var] = self.pile_seen(s.pile)
-        self.card_scope.append(var)
+        self.card_scope.append(f"fr[{var}]")
         cond = self.cond_expr(s.cond) if s.cond is not None else None
         self.card_scope.pop()
         work = self.temp(("each-card", len(self.code)))
@@ -920,7 +799,7 @@ class Ctx:
     def s_ForEachPiece(self, s):
         var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
-        self.piece_scope.append((s.pieces, var))
+        self.piece_scope.append((s.pieces, f"fr[{var}]"))
         cond = self.cond_expr(s.cond) if s.cond is not None else None
         self.piece_scope.pop()
         work = self.temp(("each-piece", len(self.code)))
@@ -933,7 +812,7 @@ class Ctx:
     def s_ChoosePiece(self, s):
         var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
-        matching, _ = _pieces_matching(self, s.pieces, s.cond)
+        matching = self.pieces_matching(s.pieces, s.cond)
         names = self.prog.piece_names[s.pieces]
         self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, i: names[i], var,
                                   s.prompt or f"choose from {s.pieces}"))
@@ -972,46 +851,24 @@ class Ctx:
         slot = self.temp(("roll", 1, test.sides))
         self.emit(O.RollOp(self.where(s), 1, test.sides, slot,
                            f"test of {s.target.name}" if isinstance(s.target, ir.Name) else "test"))
-        target = self.expr(s.target)
-        cmp = _CMP[test.op]
         under = test.op in ("<=", "<", "==")
         what = s.target.name if isinstance(s.target, ir.Name) else "a test"
-
-        def judge(st, fr):
-            roll = fr[slot]
-            t = target(st, fr)
-            passed = cmp(roll, t)
-            margin = roll - t if under else t - roll
-            st.test = (passed, margin)
-            if st.logging:
-                st.note(fr[PLAYER], "test",
-                        f"test of {what} ({t}): rolled {roll}, {'passed' if passed else 'failed'}"
-                        f"{'' if passed else f' by {margin}'}", (what, roll, t, passed, margin))
-        # Written out when nothing is logged; the closure (which logs) when it is.
         src = Source(self)
-        roll, t = src.temp(), src.temp()
-        margin = f"{roll} - {t}" if under else f"{t} - {roll}"
+        roll, t, passed, margin = src.temp(), src.temp(), src.temp(), src.temp()
         self.line_op(s, f"{roll} = fr[{slot}]", f"{t} = {src.src(s.target)}",
-                     "if st.logging:", f"    {src.const(judge)}(st, fr)", "else:",
-                     f"    st.test = ({roll} {codegen.operator(test.op)} {t}, {margin})")
+                     f"{passed} = {roll} {codegen.operator(test.op)} {t}",
+                     f"{margin} = {roll} - {t}" if under else f"{margin} = {t} - {roll}",
+                     f"st.test = ({passed}, {margin})", "if st.logging:",
+                     f"    _note_test(st, fr[{PLAYER}], {src.const(what)}, {roll}, {t}, {passed}, "
+                     f"{margin})")
 
     def pile(self, ref):
-        """A function (st, fr) -> index of the pile in st.piles."""
-        prog = self.prog
-        if ref.name in prog.pile_index:
-            i = prog.pile_index[ref.name]
-            fn, src = (lambda st, fr: i), str(i)
-        else:
-            j = prog.player_pile_index[ref.name]
-            slot = self.locals[ref.owner] if ref.owner is not None else PLAYER
-            fn, src = (lambda st, fr: st.nshared + j * st.n + fr[slot]), \
-                f"(st.nshared + {j} * st.n + fr[{slot}])" if j else f"(st.nshared + fr[{slot}])"
-        prog.fn_src[fn] = src
-        return fn
+        """fn(st, fr) -> the index in ``st.piles`` of the pile ``ref`` names."""
+        return compiled(self.pile_src(ref), self.prog.gen_env)
 
     def pile_src(self, ref):
-        """Python source of the index of a pile in ``st.piles``."""
-        return self.prog.fn_src[self.pile(ref)]
+        """Python source of the index of a pile in ``st.piles`` (``Source.pile``)."""
+        return Source(self).pile(ref)
 
     def line_op(self, node, *lines):
         """An op doing some lines of generated Python (about ``node``)."""
@@ -1043,55 +900,6 @@ class Ctx:
         op = self.emit(O.DrawOp(self.where(s), work, self.pile(s.source), self.pile(s.dest), refill_i,
                                 per_card=per_card))
         op.hooks = tuple(hooks)
-
-    def s_MoveCard(self, s):
-        src, dst = self.pile(s.source), self.pile(s.dest)
-        card = self.prog.card_by_name[s.card]
-        same = self.prog.cards_named(s.card)
-        op_holder = []
-
-        def move(st, fr):
-            a = st.piles[src(st, fr)]
-            for c in same:
-                if c in a:
-                    a.remove(c)
-                    st.piles[dst(st, fr)].append(c)
-                    return
-            raise op_holder[0].error(st, f"card {st.prog.card_names[card]} is not in {s.source.name}")
-        op_holder.append(self.emit(O.Exec(self.where(s), move)))
-
-    def s_MoveAll(self, s):
-        src, dst = self.pile(s.source), self.pile(s.dest)
-
-        def move(st, fr):
-            a = st.piles[src(st, fr)]
-            st.piles[dst(st, fr)].extend(a)
-            a.clear()
-        self.emit(O.Exec(self.where(s), move))
-
-    def s_MoveCards(self, s):
-        src, dst = self.pile(s.source), self.pile(s.dest)
-        slot = self.locals[s.cards]
-        op_holder = []
-
-        missing = f"card %s is not in {s.source.name}"
-
-        def move(st, fr):
-            a = st.piles[src(st, fr)]
-            cards = fr[slot]
-            if isinstance(cards, int):          # one card (from 'choose one card')
-                cards = (cards,)
-            if cards and len(cards) > O.ONE_BY_ONE:
-                O.take_cards(a, st.piles[dst(st, fr)], cards, missing, st.prog.card_names)
-                return
-            for c in cards or ():
-                try:
-                    a.remove(c)
-                except ValueError:
-                    raise op_holder[0].error(st,
-                        f"card {st.prog.card_names[c]} is not in {s.source.name}") from None
-                st.piles[dst(st, fr)].append(c)
-        op_holder.append(self.emit(O.Exec(self.where(s), move)))
 
     def s_ChooseCards(self, s):
         slot = self.local(s.var, CARDS)
@@ -1158,7 +966,7 @@ class Ctx:
     def s_PickPiece(self, s):
         var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
-        matching, _ = _pieces_matching(self, s.pieces, s.cond)
+        matching = self.pieces_matching(s.pieces, s.cond)
         self.emit(O.PickPieceOp(self.where(s), matching, self.prog.piece_names[s.pieces], var))
 
     def s_ChooseNumber(self, s):
@@ -1166,95 +974,20 @@ class Ctx:
         self.emit(O.ChooseNumberOp(self.where(s), self.expr(s.low), self.expr(s.high), var,
                                    s.prompt or s.var))
 
-    def s_Skip(self, s):
-        name = s.phase
-
-        def skip(st, fr):
-            if name not in st.skips:        # each phase once: skips do not pile up
-                st.skips = st.skips + (name,)
-        self.emit(O.Exec(self.where(s), skip))
-
     def s_EndTurn(self, s):
         self.emit(O.EndTurnOp(self.where(s)))
 
     def s_EndGame(self, s):
         self.emit(O.EndGameOp(self.where(s), s.ending))
 
-    def s_Log(self, s):
-        parts = ir.log_parts(s.text, s.pos)
-        if all(isinstance(p, str) for p in parts):
-            text = s.text
-
-            def log(st, fr):
-                if st.logging:
-                    st.note(fr[PLAYER], "log", text, None)
-            self.emit(O.Exec(self.where(s), log))
-            return
-        shown = [self.shown(p) for p in parts]
-        most = self.prog.limits.max_text
-        # A part that shows cards (or what was made from them) is read in
-        # full only by those who may see those cards; the rest read it masked.
-        seen = [[] if isinstance(p, str) else self.seen_sources(p) for p in parts]
-        if not any(seen):
-            def log(st, fr):
-                if st.logging:
-                    st.note(fr[PLAYER], "log", _joined(shown, st, fr, most), None)
-        else:
-            masked = [f if not src else _constant(self.masked(p))
-                      for p, f, src in zip(parts, shown, seen)]
-            sources = [f for src in seen for f in src]
-
-            def log(st, fr):
-                if st.logging:
-                    who = EVERYONE
-                    for f in sources:
-                        who = both(who, f(st, fr))
-                    text = _joined(shown, st, fr, most)
-                    if who is EVERYONE:
-                        st.note(fr[PLAYER], "log", text, None)
-                    else:
-                        st.note(fr[PLAYER], "log", text, None,
-                                _joined(masked, st, fr, most), who)
-        self.emit(O.Exec(self.where(s), log))
-
-    def shown(self, part):
-        """fn(st, fr) -> the text of one part of a log line: pieces and cards
-        by name, yes/no, none, numbers and words as they are."""
-        if isinstance(part, str):
-            return lambda st, fr: part
-        value = self.expr(part)
-        if isinstance(part, ir.Name) and part.name in self.piece_locals:
-            names = self.prog.piece_names[self.piece_locals[part.name]]
-        elif isinstance(part, ir.Name) and part.name in self.card_locals:
-            names = self.prog.card_names
-        else:
-            names = None
-        if isinstance(part, ir.Name) and part.name in self.chosen_locals:
-            card_names = self.prog.card_names
-
-            def show_cards(st, fr):
-                cards = value(st, fr)
-                return ", ".join(card_names[c] for c in cards) if cards else "nothing"
-            return show_cards
-
-        def show(st, fr):
-            v = value(st, fr)
-            if v is None:
-                return "none"
-            if v is True or v is False:
-                return "yes" if v else "no"
-            return names[v] if names is not None else str(v)
-        return show
-
     # ----------------------------------------------- who may see cards (visibility)
 
     def pile_seen(self, ref):
-        """[fn(st, fr) -> who may see the cards of pile ``ref``], or [] for a
+        """[source of who may see the cards of pile ``ref``], or [] for a
         pile everyone sees."""
         if not self.prog.may_hide(ref):
             return []
-        pile = self.pile(ref)
-        return [lambda st, fr: pile_seen_by(st, pile(st, fr))]
+        return [f"_pile_seen_by(st, {self.pile_src(ref)})"]
 
     def seen_sources(self, e):
         """Who may see the cards expression ``e`` reads (a card local, its
@@ -1274,7 +1007,7 @@ class Ctx:
             if name in self.card_from:
                 out += self.card_from[name]
             elif name in self.card_locals or name in self.chosen_locals:
-                out.append(_seen_by_nobody)
+                out.append("_NOBODY")
         return out
 
     def let_seen(self, s):
@@ -1299,114 +1032,15 @@ class Ctx:
     # --------------------------------------------------------- expressions
 
     def expr(self, e):
-        """fn(st, fr) -> the value of ``e``.  A compound expression becomes
-        one Python function made from generated source (see ``Source``),
-        so it runs without a call per node; leaves stay small closures."""
-        source = Source(self)
-        if id(e) in self.hoisted:
-            slot = self.hoisted[id(e)]
-            fn, src = (lambda st, fr: fr[slot]), f"fr[{slot}]"
-        elif type(e) in _COMPOUND:
-            src = source.src(e)
-            fn = source.function_of(src)
-        else:
-            fn = self.closure(e)
-            src = source.leaf(e) or f"{source.const(fn)}(st, fr)"
-        self.prog.fn_src[fn] = src      # the same value as inline source (for codegen)
-        return fn
+        """fn(st, fr) -> the value of ``e``: the function of its source
+        (``Source``), made when first called; ``fn.src`` is that source,
+        for generated code to write it inline."""
+        return compiled(Source(self).src(e), self.prog.gen_env)
 
     def cond_expr(self, e):
         """``expr`` for a condition, where only its truth matters: 'and',
         'or' and 'not' need not make yes/no values (``Source.cond``)."""
-        if id(e) in self.hoisted or not isinstance(e, (ir.BinOp, ir.Not)):
-            fn = self.expr(e)
-            self.prog.cond_src[fn] = self.prog.fn_src[fn]
-            return fn
-        source = Source(self)
-        src = source.cond(e)
-        fn = source.function_of(src)
-        self.prog.fn_src[fn] = self.prog.cond_src[fn] = src
-        return fn
-
-    def closure(self, e):
-        """A closure for a node ``Source`` has no source for.  (Operators,
-        comparisons, 'not', negation, 'if' expressions and functions always
-        have source, so they have no closure.)"""
-        return getattr(self, "e_" + type(e).__name__)(e)
-
-    def e_Num(self, e):
-        v = e.value
-        return lambda st, fr: v
-
-    def e_Bool(self, e):
-        v = e.value
-        return lambda st, fr: v
-
-    def e_NoneLit(self, e):
-        return lambda st, fr: None
-
-    def piece_index(self, var, field):
-        """fn(fr) -> index in st.g of a state value of the piece in ``var``."""
-        pset = self.piece_locals[var]
-        return self.piece_field_index(pset, self.locals[var], field)
-
-    def piece_field_index(self, pset, slot, field):
-        base = self.prog.piece_base[pset]
-        K = self.prog.piece_K[pset]
-        k = self.prog.piece_slot[pset][field]
-        return lambda fr: base + fr[slot] * K + k
-
-    def piece_field(self, pset, slot, field):
-        """fn(st, fr) -> a field (state value or attribute) of the piece
-        whose index is in local ``slot``; none when there is no piece."""
-        if field in self.prog.piece_slot[pset]:
-            index = self.piece_field_index(pset, slot, field)
-
-            def value(st, fr):
-                return None if fr[slot] is None else st.g[index(fr)]
-            return value
-        table = self.prog.piece_attr[pset].get(field)
-        if table is None:
-            return lambda st, fr: None
-        return lambda st, fr: None if fr[slot] is None else table[fr[slot]]
-
-    def card_field(self, slot, prop):
-        """fn(st, fr) -> property ``prop`` of the card in local ``slot``."""
-        table = self.prog.card_table(prop)
-        return lambda st, fr: None if fr[slot] is None else table[fr[slot]]
-
-    def bind(self, name):
-        """What the bare ``name`` means here (``resolve.Names.bare``)."""
-        bound = self.prog.names.bare(name, card=bool(self.card_scope),
-                                     pieces=[pset for pset, _ in self.piece_scope],
-                                     locals=self.locals)
-        if bound is None:       # (the checker reports every such name)
-            raise KeyError(name)
-        return bound
-
-    def e_Name(self, e):
-        name = e.name
-        prog = self.prog
-        bound = self.bind(name)
-        kind = bound.kind
-        if kind == resolve.CARD:
-            return self.card_field(self.card_scope[-1], name)
-        if kind == resolve.PIECE:
-            return self.piece_field(bound.pieces, self.piece_scope[bound.scope][1], name)
-        if kind == resolve.LOCAL:
-            slot = self.locals[name]
-            return lambda st, fr: fr[slot]
-        if kind == resolve.PLAYER:
-            k = prog.pslot[name]
-            K = prog.K
-            return lambda st, fr: st.v[fr[PLAYER] * K + k]
-        if kind == resolve.GLOBAL:
-            k = prog.gslot[name]
-            return lambda st, fr: st.g[k]
-        if kind == resolve.CONST:
-            v = prog.consts[name]
-            return lambda st, fr: v
-        return lambda st, fr: name      # a word
+        return compiled(Source(self).cond(e), self.prog.gen_env)
 
     def track_table(self, e):
         """(global slot, {space: value}) when ``e`` reads a track's space data."""
@@ -1420,202 +1054,21 @@ class Ctx:
                                                    for space, printed in data.items()}
         return self.prog.gslot[e.obj], table
 
-    def e_Attr(self, e):
-        track = self.track_table(e)
-        if track is not None:
-            k, table = track
-            return lambda st, fr: table.get(st.g[k])
-        if e.obj in self.card_locals:
-            return self.card_field(self.locals[e.obj], e.name)
-        if e.obj in self.piece_locals:
-            return self.piece_field(self.piece_locals[e.obj], self.locals[e.obj], e.name)
-        slot = self.locals[e.obj]
-        k = self.prog.pslot[e.name]
-        K = self.prog.K
-        return lambda st, fr: st.v[fr[slot] * K + k]
+    def bind(self, name):
+        """What the bare ``name`` means here (``resolve.Names.bare``)."""
+        bound = self.prog.names.bare(name, card=bool(self.card_scope),
+                                     pieces=[pset for pset, _ in self.piece_scope],
+                                     locals=self.locals)
+        if bound is None:       # (the checker reports every such name)
+            raise KeyError(name)
+        return bound
 
-    def e_ThisPlayer(self, e):
-        return lambda st, fr: fr[PLAYER]
-
-    def e_Round(self, e):
-        return lambda st, fr: st.round
-
-    def e_TestResult(self, e):
-        if e.what == "passed":
-            return lambda st, fr: st.test is not None and st.test[0]
-        if e.what == "failed":
-            return lambda st, fr: st.test is not None and not st.test[0]
-        return lambda st, fr: st.test[1] if st.test is not None else 0
-
-    def e_CountCards(self, e):
-        pile = self.pile(e.pile)
-        cid = self.prog.card_by_name[e.card]
-        same = frozenset(self.prog.cards_named(e.card))
-        if len(same) == 1:
-            return lambda st, fr: st.piles[pile(st, fr)].count(cid)
-        return lambda st, fr: sum(1 for c in st.piles[pile(st, fr)] if c in same)
-
-    def e_PileSize(self, e):
-        if e.pile.name in self.locals and e.pile.owner is None:
-            slot = self.locals[e.pile.name]
-            return lambda st, fr: len(fr[slot] or ())
-        pile = self.pile(e.pile)
-        return lambda st, fr: len(st.piles[pile(st, fr)])
-
-    def e_SumCards(self, e):
-        pile = self.pile(e.pile)
-        table = self.prog.card_table(e.prop, 0)
-        return lambda st, fr: sum([table[c] for c in st.piles[pile(st, fr)]])
-
-    def e_IfExpr(self, e):
-        cond, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
-        return lambda st, fr: a(st, fr) if cond(st, fr) else b(st, fr)
-
-    def e_Pool(self, e):
-        raise KeyError("a pool is made by its own op (hoisted)")
-
-    def e_NoDice(self, e):
-        return lambda st, fr: ()
-
-    def e_PoolCount(self, e):
-        slot = self.locals[e.pool]
-        value = self.expr(e.value)
-        cmp = _CMP[e.op]
-
-        def count(st, fr):
-            v = value(st, fr)
-            faces = fr[slot] or ()
-            st.steps += len(faces)      # the dice looked at
-            if v is None:
-                return 0
-            return sum(1 for face in faces if cmp(face, v))
-        return count
-
-    def e_PieceQuery(self, e):
-        matching, _ = _pieces_matching(self, e.pieces, e.cond)
-        if e.quantifier == "count":
-            return lambda st, fr: len(matching(st, fr))
-        found = getattr(matching, "any", lambda st, fr: bool(matching(st, fr)))
-        if e.quantifier == "none":
-            return lambda st, fr: not found(st, fr)
-        return found
-
-    def e_PieceExtreme(self, e):
-        matching, slot = _pieces_matching(self, e.pieces, e.cond)
-        self.piece_scope.append((e.pieces, slot))
-        value = self.expr(e.value)
-        self.piece_scope.pop()
-        pick = max if e.which == "highest" else min
-
-        def extreme(st, fr):
-            probe = _probe(fr, slot)
-            vals = []
-            for i in matching(st, fr):
-                probe[slot] = i
-                v = value(st, probe)
-                if v is not None:
-                    vals.append(v)
-            return pick(vals) if vals else None
-        return extreme
-
-    def e_PlayerQuery(self, e):
-        cond = self.expr(e.cond) if e.cond is not None else (lambda st, fr: True)
-        other = e.other
-        kind = e.quantifier
-
-        def matching(st, fr):
-            me = fr[PLAYER]
-            probe = list(fr)
-            k = 0
-            for seat in range(st.n):
-                if other and seat == me:
-                    continue
-                probe[PLAYER] = seat
-                if cond(st, probe):
-                    k += 1
-            return k
-        if kind == "count":
-            return matching
-        if kind == "none":
-            return lambda st, fr: matching(st, fr) == 0
-        return lambda st, fr: matching(st, fr) > 0
-
-    def e_Extreme(self, e):
-        value = self.expr(e.value)
-        pick = max if e.which == "highest" else min
-        other = e.other
-
-        def extreme(st, fr):
-            me = fr[PLAYER]
-            probe = list(fr)
-            vals = []
-            for seat in range(st.n):
-                if other and seat == me:
-                    continue
-                probe[PLAYER] = seat
-                vals.append(value(st, probe))
-            return pick(vals) if vals else 0
-        return extreme
-
-
-def _constant(value):
-    """fn(st, fr) -> ``value``."""
-    return lambda st, fr: value
-
-
-def _probe(fr, slot):
-    """A copy of frame ``fr`` with room for local ``slot``: a question asked
-    where there is no frame of a rule (score, end, when, whenever; the
-    machine passes a bare [None, 0, seat]) has no room for its temporary."""
-    probe = list(fr)
-    if len(probe) <= slot:
-        probe.extend([None] * (slot + 1 - len(probe)))
-    return probe
-
-
-def _pieces_matching(ctx, pset, cond):
-    """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``
-    (compiled with the piece in scope in a temporary local)."""
-    slot = ctx.temp(PROBE)
-    n = len(ctx.prog.piece_names[pset])
-    if cond is not None and all(isinstance(x, _INLINE) for x in ir.walk(cond)):
-        # One generated loop (see Source.s_PieceQuery), no call per piece.
-        source = Source(ctx)
+    def pieces_matching(self, pset, cond):
+        """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``."""
+        source = Source(self)
         var = source.temp()
-        ctx.piece_scope.append((pset, var))
-        try:
-            body = source.src(cond)
-        finally:
-            ctx.piece_scope.pop()
-        matching = source.function_of(f"[{var} for {var} in range({n}) if {body}]")
-        found = source.function_of(f"any({body} for {var} in range({n}))")
-        matching.any = found
-        return matching, slot
-    ctx.piece_scope.append((pset, slot))
-    test = ctx.expr(cond) if cond is not None else None
-    ctx.piece_scope.pop()
-    if test is None:
-        every = list(range(n))
-        return (lambda st, fr: every), slot
-
-    def matching(st, fr):
-        probe = _probe(fr, slot)
-        out = []
-        for i in range(n):
-            probe[slot] = i
-            if test(st, probe):
-                out.append(i)
-        return out
-
-    def anyone(st, fr):
-        probe = _probe(fr, slot)
-        for i in range(n):
-            probe[slot] = i
-            if test(st, probe):
-                return True
-        return False
-    matching.any = anyone       # 'any of' / 'none of' stop at the first piece found
-    return matching, slot
+        return compiled(f"[{var} for {var} in range({len(self.prog.piece_names[pset])})"
+                        f"{source.where(pset, var, cond)}]", self.prog.gen_env)
 
 
 _STMT_TYPES = tuple(t for t in ir.Stmt.__args__)
@@ -1663,12 +1116,17 @@ def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
 
 
 class Source:
-    """Python source for an expression, from the IR (never from the rule
-    file's text: names become slot numbers, and every word, table or value
-    that is not a plain number goes into a list of constants ``C``), turned
-    into one function with ``eval``.  Nodes it has no source for are the
-    closures of ``Ctx`` called from the source, so every node is covered
-    and means exactly what its closure means."""
+    """The one expression compiler: Python source for an expression, from
+    the IR (never from the rule file's text: names become slot numbers, and
+    every word, table or value that is not a plain number goes into the
+    program's list of constants ``C``).  Every kind of node has its method
+    ``s_<Kind>``; a compiled expression is the function of its source
+    (``compiled``), and generated code writes the same source inline.
+
+    The things in scope are source too: the player a question is about
+    (``player``: ``fr[2]``, or a loop's variable), the card and the piece a
+    'where' looks at (``Ctx.card_scope``, ``Ctx.piece_scope``: a local of
+    the frame, ``fr[i]``, which may hold none, or a loop's variable)."""
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -1676,23 +1134,12 @@ class Source:
         self.temps = ctx.prog.gen_temps
         self.player = f"fr[{PLAYER}]"   # the player in scope (a loop's variable in a question)
 
-    def function(self, e):
-        return self.function_of(self.src(e))
-
-    def function_of(self, body):
-        return _lazy_function(body, self.ctx.prog.gen_env)
-
     def const(self, value):
         self.consts.append(value)
         return f"C[{len(self.consts) - 1}]"
 
     def temp(self):
         return f"_t{next(self.temps)}"
-
-    def leaf(self, e):
-        """Source for a node without calling a closure, or None."""
-        method = getattr(self, "s_" + type(e).__name__, None)
-        return method(e) if method is not None else None
 
     def src_for_player(self, e, var, cond=False):
         """Source of ``e`` asked about the player in Python variable ``var``
@@ -1704,20 +1151,68 @@ class Source:
 
     def src(self, e):
         ctx = self.ctx
-        if id(e) in ctx.hoisted:
+        if id(e) in ctx.hoisted:        # a roll, made by an op of its own
             return f"fr[{ctx.hoisted[id(e)]}]"
-        method = getattr(self, "s_" + type(e).__name__, None)
-        out = method(e) if method is not None else None
-        if out is None:     # no source for this node: call its closure
-            return f"{self.const(ctx.closure(e))}(st, fr)"
-        return out
+        return getattr(self, "s_" + type(e).__name__)(e)
+
+    def cond(self, e):
+        """Source of ``e`` where only its truth matters (an ``if`` or a
+        ``while``): 'and' / 'or' need not make a yes/no of their parts."""
+        if isinstance(e, ir.BinOp) and e.op in ("and", "or") and id(e) not in self.ctx.hoisted:
+            return f"({self.cond(e.left)} {codegen.operator(e.op)} {self.cond(e.right)})"
+        if isinstance(e, ir.Not) and id(e) not in self.ctx.hoisted:
+            return f"(not {self.cond(e.operand)})"
+        return self.src(e)
 
     @staticmethod
     def number(v):
         return repr(v) if type(v) in (int, bool) else None
 
+    def pile(self, ref):
+        """Source of the index in ``st.piles`` of the pile ``ref`` names (a
+        player's own pile: the player in scope's, or its owner's)."""
+        prog = self.ctx.prog
+        if ref.name in prog.pile_index:
+            return str(prog.pile_index[ref.name])
+        j = prog.player_pile_index[ref.name]
+        owner = f"fr[{self.ctx.locals[ref.owner]}]" if ref.owner is not None else self.player
+        return f"(st.nshared + {j} * st.n + {owner})" if j else f"(st.nshared + {owner})"
+
+    @staticmethod
+    def _or_none(at, x):
+        """``at`` (which reads the thing in ``x``), or none when ``x``, a
+        local, holds none (a loop's variable always holds a thing)."""
+        return f"(None if {x} is None else {at})" if x.startswith("fr[") else at
+
+    def piece_field(self, pset, x, field):
+        """A field (state value or fixed attribute) of the piece whose index
+        is the value of source ``x``."""
+        prog = self.ctx.prog
+        if field in prog.piece_slot[pset]:
+            base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][field]
+            return self._or_none(f"st.g[{base} + {x} * {K} + {k}]", x)
+        table = prog.piece_attr[pset].get(field)
+        return "None" if table is None else self._or_none(f"{self.const(table)}[{x}]", x)
+
+    def card_field(self, x, prop):
+        """Property ``prop`` of the card whose id is the value of source ``x``."""
+        return self._or_none(f"{self.const(self.ctx.prog.card_table(prop))}[{x}]", x)
+
+    def where(self, pset, var, cond):
+        """`` if COND`` about the piece of ``pset`` in Python variable
+        ``var`` (nothing when there is no condition)."""
+        if cond is None:
+            return ""
+        self.ctx.piece_scope.append((pset, var))
+        try:
+            return f" if {self.cond(cond)}"
+        finally:
+            self.ctx.piece_scope.pop()
+
+    # ------------------------------------------------------------ nodes
+
     def s_Num(self, e):
-        return self.number(e.value)
+        return self.number(e.value) or self.const(e.value)
 
     def s_Bool(self, e):
         return repr(bool(e.value))
@@ -1725,25 +1220,13 @@ class Source:
     def s_NoneLit(self, e):
         return "None"
 
-    def piece_field(self, pset, slot, field):
-        prog = self.ctx.prog
-        if isinstance(slot, str):       # the piece a generated loop is looking at
-            if field in prog.piece_slot[pset]:
-                base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][field]
-                return f"st.g[{base} + {slot} * {K} + {k}]"
-            table = prog.piece_attr[pset].get(field)
-            return "None" if table is None else f"{self.const(table)}[{slot}]"
-        if field in prog.piece_slot[pset]:
-            base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][field]
-            return f"(None if fr[{slot}] is None else st.g[{base} + fr[{slot}] * {K} + {k}])"
-        table = prog.piece_attr[pset].get(field)
-        if table is None:
-            return "None"
-        return f"(None if fr[{slot}] is None else {self.const(table)}[fr[{slot}]])"
+    def s_NoDice(self, e):
+        return "()"
 
-    def card_field(self, slot, prop):
-        table = self.ctx.prog.card_table(prop)
-        return f"(None if fr[{slot}] is None else {self.const(table)}[fr[{slot}]])"
+    def s_Roll(self, e):
+        raise KeyError("dice are rolled by an op of their own (Ctx.hoist)")
+
+    s_Pool = s_RollOff = s_Roll
 
     def s_Name(self, e):
         ctx, prog, name = self.ctx, self.ctx.prog, e.name
@@ -1769,11 +1252,12 @@ class Source:
         track = ctx.track_table(e)
         if track is not None:
             return f"{self.const(track[1])}.get(st.g[{track[0]}])"
+        x = f"fr[{ctx.locals[e.obj]}]"
         if e.obj in ctx.card_locals:
-            return self.card_field(ctx.locals[e.obj], e.name)
+            return self.card_field(x, e.name)
         if e.obj in ctx.piece_locals:
-            return self.piece_field(ctx.piece_locals[e.obj], ctx.locals[e.obj], e.name)
-        return f"st.v[fr[{ctx.locals[e.obj]}] * {prog.K} + {prog.pslot[e.name]}]"
+            return self.piece_field(ctx.piece_locals[e.obj], x, e.name)
+        return f"st.v[{x} * {prog.K} + {prog.pslot[e.name]}]"
 
     def s_BinOp(self, e):
         a, b = self.src(e.left), self.src(e.right)
@@ -1805,15 +1289,6 @@ class Source:
         x, y = self.temp(), self.temp()
         return f"(({x} := {a}) is not None and ({y} := {b}) is not None and {x} {op} {y})"
 
-    def cond(self, e):
-        """Source of ``e`` where only its truth matters (an ``if`` or a
-        ``while``): 'and' / 'or' need not make a yes/no of their parts."""
-        if isinstance(e, ir.BinOp) and e.op in ("and", "or") and id(e) not in self.ctx.hoisted:
-            return f"({self.cond(e.left)} {codegen.operator(e.op)} {self.cond(e.right)})"
-        if isinstance(e, ir.Not) and id(e) not in self.ctx.hoisted:
-            return f"(not {self.cond(e.operand)})"
-        return self.src(e)
-
     def s_Not(self, e):
         return f"(not {self.src(e.operand)})"
 
@@ -1821,7 +1296,7 @@ class Source:
         return f"(-{self.src(e.operand)})"
 
     def s_IfExpr(self, e):
-        return f"({self.src(e.then)} if {self.src(e.cond)} else {self.src(e.orelse)})"
+        return f"({self.src(e.then)} if {self.cond(e.cond)} else {self.src(e.orelse)})"
 
     def s_CallFn(self, e):
         return f"{codegen.function(e.func)}({', '.join(self.src(a) for a in e.args)})"
@@ -1829,19 +1304,48 @@ class Source:
     def s_ThisPlayer(self, e):
         return self.player
 
+    def s_Round(self, e):
+        return "st.round"
+
+    def s_TestResult(self, e):
+        if e.what == "passed":
+            return "(st.test is not None and st.test[0])"
+        if e.what == "failed":
+            return "(st.test is not None and not st.test[0])"
+        return "(st.test[1] if st.test is not None else 0)"
+
+    def s_PoolCount(self, e):
+        """How many dice of a pool meet a comparison (the dice looked at
+        are work: ``_count_faces``)."""
+        faces = f"fr[{self.ctx.locals[e.pool]}]"
+        return f"_count_faces(st, {faces}, {self.src(e.value)}, {self.const(_CMP[e.op])})"
+
+    def s_CountCards(self, e):
+        same = self.ctx.prog.cards_named(e.card)
+        pile = f"st.piles[{self.pile(e.pile)}]"
+        if len(same) == 1:
+            return f"{pile}.count({same[0]})"
+        return f"sum([1 for {(c := self.temp())} in {pile} if {c} in {self.const(frozenset(same))}])"
+
+    def s_PileSize(self, e):
+        ctx = self.ctx
+        if e.pile.name in ctx.locals and e.pile.owner is None:     # chosen cards
+            return f"len(fr[{ctx.locals[e.pile.name]}] or ())"
+        return f"len(st.piles[{self.pile(e.pile)}])"
+
+    def s_SumCards(self, e):
+        value_of = self.const(self.ctx.prog.card_table(e.prop, 0).__getitem__)
+        return f"sum(map({value_of}, st.piles[{self.pile(e.pile)}]))"
+
     def looking_at_players(self, e, node):
-        """(seat variable, source of ``node`` with that seat in scope), or
-        None when ``node`` has parts without source here."""
-        if node is not None and not all(isinstance(n, _INLINE) for n in ir.walk(node)):
-            return None
+        """(seat variable, source of ``node`` with that seat in scope)."""
         var = self.temp()
         saved, self.player = self.player, var
         try:
             body = "True" if node is None else self.src(node)
         finally:
             self.player = saved
-        seats = "range(st.n)" if not e.other else f"range(st.n) if {var} != {saved}"
-        return var, body, seats
+        return var, body
 
     def player_column(self, node):
         """Source of the list of every player's value of a stat, when
@@ -1854,26 +1358,21 @@ class Source:
         return f"st.v[{prog.pslot[node.name]}::{prog.K}]"
 
     def s_PlayerQuery(self, e):
-        """``count / no / any [other] players where …`` as one generated loop
-        (or, for ``where STAT is VALUE``, one count in the stat's column)."""
+        """``count / no / any [other] players where …`` as one loop (or, for
+        ``where STAT is VALUE``, one count in the stat's column)."""
         c = e.cond
         if not e.other and isinstance(c, ir.Compare) and c.op == "==" and \
                 isinstance(c.right, (ir.Num, ir.Name, ir.Bool, ir.NoneLit)) and \
                 self.player_column(c.left) is not None and self.player_column(c.right) is None \
                 and not (isinstance(c.right, ir.Name) and c.right.name in self.ctx.prog.pslot):
             column, value = self.player_column(c.left), self.src(c.right)
-            if value is not None and "fr" not in value:
+            if "fr" not in value:
                 if e.quantifier == "count":
                     return f"{column}.count({value})"
                 return f"({value} {'in' if e.quantifier == 'any' else 'not in'} {column})"
-        found = self.looking_at_players(e, e.cond)
-        if found is None:
-            return None
-        var, cond, seats = found
-        if e.other:
-            loop = f"for {var} in range(st.n) if {var} != {self.player} and {cond}"
-        else:
-            loop = f"for {var} in range(st.n) if {cond}"
+        var, cond = self.looking_at_players(e, e.cond)
+        other = f"{var} != {self.player} and " if e.other else ""
+        loop = f"for {var} in range(st.n) if {other}{cond}"
         if e.quantifier == "count":
             return f"sum([1 {loop}])"
         hit = f"any([True {loop}])"
@@ -1885,59 +1384,38 @@ class Source:
         if column is not None and not e.other:
             # (``or (0,)``: 0 with nobody; a keyword argument would cost more.)
             return f"{'max' if e.which == 'highest' else 'min'}({column} or (0,))"
-        found = self.looking_at_players(e, e.value)
-        if found is None:
-            return None
-        var, value, _ = found
+        var, value = self.looking_at_players(e, e.value)
         other = f" if {var} != {self.player}" if e.other else ""
         pick = "max" if e.which == "highest" else "min"
         return f"{pick}([{value} for {var} in range(st.n){other}] or (0,))"
 
     def s_PieceQuery(self, e):
-        """``count / any of / none of workers where …`` as one generated loop
-        over the pieces, when its condition is made only of nodes that
-        have source here (so no closure needs the piece in a frame)."""
-        if e.cond is None or not all(isinstance(n, _INLINE) for n in ir.walk(e.cond)):
-            return None
-        ctx = self.ctx
-        n = len(ctx.prog.piece_names[e.pieces])
+        """``count / any of / none of workers where …`` as one loop over the
+        pieces."""
+        n = len(self.ctx.prog.piece_names[e.pieces])
+        if e.cond is None:
+            return {"count": str(n), "any": repr(n > 0), "none": repr(n == 0)}[e.quantifier]
         var = self.temp()
-        ctx.piece_scope.append((e.pieces, var))
-        try:
-            cond = self.src(e.cond)
-        finally:
-            ctx.piece_scope.pop()
+        where = self.where(e.pieces, var, e.cond)
         if e.quantifier == "count":
-            return f"sum([1 for {var} in range({n}) if {cond}])"
-        found = f"any({cond} for {var} in range({n}))"
+            return f"sum([1 for {var} in range({n}){where}])"
+        found = f"any([True for {var} in range({n}){where}])"
         return f"(not {found})" if e.quantifier == "none" else found
 
-    def s_Round(self, e):
-        return "st.round"
-
-    def s_TestResult(self, e):
-        if e.what == "passed":
-            return "(st.test is not None and st.test[0])"
-        if e.what == "failed":
-            return "(st.test is not None and not st.test[0])"
-        return "(st.test[1] if st.test is not None else 0)"
-
-    def s_CountCards(self, e):
-        same = self.ctx.prog.cards_named(e.card)
-        pile = f"st.piles[{self.ctx.pile_src(e.pile)}]"
-        if len(same) == 1:
-            return f"{pile}.count({same[0]})"
-        return f"sum([1 for {(c := self.temp())} in {pile} if {c} in {self.const(frozenset(same))}])"
-
-    def s_PileSize(self, e):
-        ctx = self.ctx
-        if e.pile.name in ctx.locals and e.pile.owner is None:
-            return f"len(fr[{ctx.locals[e.pile.name]}] or ())"
-        return f"len(st.piles[{ctx.pile_src(e.pile)}])"
-
-    def s_SumCards(self, e):
-        value_of = self.const(self.ctx.prog.card_table(e.prop, 0).__getitem__)
-        return f"sum(map({value_of}, st.piles[{self.ctx.pile_src(e.pile)}]))"
+    def s_PieceExtreme(self, e):
+        """``highest / lowest X among workers [where …]`` (none with no
+        piece, or none with a value)."""
+        n = len(self.ctx.prog.piece_names[e.pieces])
+        var, v = self.temp(), self.temp()
+        where = self.where(e.pieces, var, e.cond)
+        self.ctx.piece_scope.append((e.pieces, var))
+        try:
+            value = self.src(e.value)
+        finally:
+            self.ctx.piece_scope.pop()
+        pick = "max" if e.which == "highest" else "min"
+        return f"{pick}([{v} for {var} in range({n}){where} if ({v} := {value}) is not None] " \
+               f"or (None,))"
 
 
 class PureBlock:
@@ -2005,7 +1483,7 @@ class PureBlock:
             var = ctx.local(s.var, ("piece", s.pieces))
             ctx.piece_locals[s.var] = s.pieces
             self.each(f"for fr[{var}] in range({len(ctx.prog.piece_names[s.pieces])}):",
-                      ctx.piece_scope, (s.pieces, var), s, depth)
+                      ctx.piece_scope, (s.pieces, f"fr[{var}]"), s, depth)
         elif isinstance(s, ir.ForEachCard):
             ctx = self.ctx
             var = ctx.local(s.var, CARD)
@@ -2013,7 +1491,7 @@ class PureBlock:
             ctx.card_from[s.var] = ctx.pile_seen(s.pile)
             # Over the cards the pile holds when the loop starts.
             self.each(f"for fr[{var}] in tuple(st.piles[{ctx.pile_src(s.pile)}]):",
-                      ctx.card_scope, var, s, depth)
+                      ctx.card_scope, f"fr[{var}]", s, depth)
         elif isinstance(s, ir.Stop):
             self.line(depth, "break")
         elif isinstance(s, ir.Let):
@@ -2043,7 +1521,76 @@ class PureBlock:
             self.line(depth, f"st.piles[{ctx.pile_src(s.dest)}].extend({a})")
             self.line(depth, f"{a}.clear()")
         else:
-            self.line(depth, f"{self.source.const(self.ctx.capture(s))}(st, fr)")
+            getattr(self, type(s).__name__.lower())(s, depth)
+
+    def spend(self, s, depth):
+        """``spend N dice OP V from POOL``: the fitting dice nearest V go."""
+        faces, src = f"fr[{self.ctx.locals[s.pool]}]", self.source
+        self.line(depth, f"{faces} = _spend_dice(st, {faces}, {src.src(s.count)}, "
+                         f"{src.src(s.value)}, {src.const(_CMP[s.op])})")
+
+    def skip(self, s, depth):
+        name = self.source.const(s.phase)
+        self.line(depth, f"if {name} not in st.skips:")     # each phase once: skips do not pile up
+        self.line(depth + 1, f"st.skips = st.skips + ({name},)")
+
+    def movecard(self, s, depth):
+        """``move CARD from A to B``: one card of that name (any deck's)."""
+        ctx, src = self.ctx, self.source
+        a, c = src.temp(), src.temp()
+        name = ctx.prog.card_names[ctx.prog.card_by_name[s.card]]
+        self.line(depth, f"{a} = st.piles[{ctx.pile_src(s.source)}]")
+        self.line(depth, f"for {c} in {src.const(tuple(ctx.prog.cards_named(s.card)))}:")
+        self.line(depth + 1, f"if {c} in {a}:")
+        self.line(depth + 2, f"{a}.remove({c})")
+        self.line(depth + 2, f"st.piles[{ctx.pile_src(s.dest)}].append({c})")
+        self.line(depth + 2, "break")
+        self.line(depth, "else:")
+        self.line(depth + 1, f"raise RuleFault({src.const(f'card {name} is not in {s.source.name}')})")
+
+    def log(self, s, depth):
+        """A log line: its placeholders filled in (``shown``).  A part that
+        shows cards (or what was made from them) is read in full only by
+        those who may see those cards; the rest read it masked."""
+        ctx, src = self.ctx, self.source
+        parts = ir.log_parts(s.text, s.pos)
+        note = f"st.note(fr[{PLAYER}], 'log', "
+        self.line(depth, "if st.logging:")
+        if all(isinstance(p, str) for p in parts):
+            self.line(depth + 1, f"{note}{src.const(s.text)}, None)")
+            return
+        most = ctx.prog.limits.max_text
+        shown = [src.const(p) if isinstance(p, str) else self.shown(p) for p in parts]
+        seen = [[] if isinstance(p, str) else ctx.seen_sources(p) for p in parts]
+        text = f"_text(({', '.join(shown)},), {most})"
+        if not any(seen):
+            self.line(depth + 1, f"{note}{text}, None)")
+            return
+        masked = [f if not who else src.const(ctx.masked(p)) for p, f, who in zip(parts, shown, seen)]
+        who = "_EVERYONE"
+        for w in (w for ws in seen for w in ws):
+            who = f"_both({who}, {w})"
+        t, w = src.temp(), src.temp()
+        self.line(depth + 1, f"{w} = {who}")
+        self.line(depth + 1, f"{t} = {text}")
+        self.line(depth + 1, f"if {w} is _EVERYONE:")
+        self.line(depth + 2, f"{note}{t}, None)")
+        self.line(depth + 1, "else:")
+        self.line(depth + 2, f"{note}{t}, None, _text(({', '.join(masked)},), {most}), {w})")
+
+    def shown(self, part):
+        """Source of the text of one placeholder of a log line: pieces and
+        cards by name, yes/no, none, numbers and words as they are."""
+        ctx, src = self.ctx, self.source
+        value = src.src(part)
+        name = part.name if isinstance(part, ir.Name) else None
+        if name in ctx.chosen_locals:
+            return f"_show_cards({value}, {src.const(ctx.prog.card_names)})"
+        if name in ctx.piece_locals:
+            return f"_show({value}, {src.const(ctx.prog.piece_names[ctx.piece_locals[name]])})"
+        if name in ctx.card_locals:
+            return f"_show({value}, {src.const(ctx.prog.card_names)})"
+        return f"_show({value}, None)"
 
 
     def move_cards(self, s, depth):
@@ -2121,25 +1668,30 @@ PURE_NODES = 2000
 
 
 def _stub(st, fr):
-    return _build()(st, fr)     # noqa: F821 (each lazy function's globals hold its _build)
+    return _build()(st, fr)     # noqa: F821 (each compiled function's globals hold its _build)
 
 
-def _lazy_function(body, gen_env):
-    """fn(st, fr) -> the value of the expression source ``body``, turned
-    into Python the first time it is called: most never are (each code's
-    generated function has their source inline), and compiling them all
-    would be most of the time a ruleset takes to load.  On its first call
-    the function takes the compiled code as its own.  ``gen_env`` is the
-    program's ``Program.gen_env``."""
+def compiled(src, gen_env):
+    """fn(st, fr) -> the value of the expression source ``src`` (``Source``),
+    turned into Python the first time it is called: most never are (each
+    code's generated function has their source inline, ``fn.src``), and
+    compiling them all would be most of the time a ruleset takes to load.
+    On its first call the function takes the compiled code as its own.
+    ``gen_env`` is the program's ``Program.gen_env``."""
     env = dict(gen_env)
 
     def build():
-        real = eval(compile(f"lambda st, fr: {body}", "<rulelang expression>", "eval"), env)
+        real = eval(compile(f"lambda st, fr: {src}", "<rulelang expression>", "eval"), env)
         fn.__code__ = real.__code__
         return real
     env["_build"] = build
     fn = types.FunctionType(_stub.__code__, env, "expression")
+    fn.src = src
     return fn
+
+
+def _nothing(st, fr):
+    pass
 
 
 def _never_none(e):
@@ -2176,23 +1728,61 @@ def _big_checker(dice):
     return big_result
 
 
-def _joined(parts, st, fr, most):
-    """A log line from its parts (``Ctx.shown``), cut at ``most``
-    characters (``Limits.max_text``)."""
-    out, n = [], 0
-    for show in parts:
-        text = show(st, fr)
-        out.append(text)
-        n += len(text)
-        if n > most:
-            return "".join(out)[:most] + "…"
-    return "".join(out)
+# ------------------------------------------------- what generated code calls
 
 
-_COMPOUND = (ir.BinOp, ir.Compare, ir.Not, ir.Neg, ir.IfExpr, ir.CallFn, ir.PieceQuery,
-             ir.PlayerQuery, ir.Extreme)
-_INLINE = (ir.Num, ir.Bool, ir.NoneLit, ir.Name, ir.Attr, ir.BinOp, ir.Compare, ir.Not, ir.Neg,
-           ir.IfExpr, ir.CallFn, ir.ThisPlayer, ir.Round)
+def _count_faces(st, faces, v, cmp):
+    """How many of a pool's dice meet ``cmp`` with ``v`` (none with no
+    value); the dice looked at are work."""
+    faces = faces or ()
+    st.steps += len(faces)
+    if v is None:
+        return 0
+    return sum(1 for face in faces if cmp(face, v))
+
+
+def _spend_dice(st, faces, n, v, cmp):
+    """The pool ``faces`` without the ``n`` dice meeting ``cmp`` with ``v``
+    nearest to ``v`` (the lower first); the dice looked at are work."""
+    dice = faces or ()
+    st.steps += len(dice)
+    if v is None or n is None or n <= 0:
+        return faces
+    fit = sorted((i for i, f in enumerate(dice) if cmp(f, v)),
+                 key=lambda i: (abs(dice[i] - v), dice[i]))[:n]
+    gone = set(fit)
+    return tuple(f for i, f in enumerate(dice) if i not in gone)
+
+
+def _note_test(st, who, what, roll, target, passed, margin):
+    st.note(who, "test", f"test of {what} ({target}): rolled {roll}, "
+                         f"{'passed' if passed else 'failed'}{'' if passed else f' by {margin}'}",
+            (what, roll, target, passed, margin))
+
+
+def _show(v, names):
+    """A value as a log line shows it (``names``: of the pieces or cards
+    an index stands for)."""
+    if v is None:
+        return "none"
+    if v is True or v is False:
+        return "yes" if v else "no"
+    return names[v] if names is not None else str(v)
+
+
+def _show_cards(cards, names):
+    return ", ".join(names[c] for c in cards) if cards else "nothing"
+
+
+def _text(parts, most):
+    """A log line from its parts, cut at ``most`` characters (``Limits.max_text``)."""
+    out = "".join(parts)
+    return out if len(out) <= most else out[:most] + "…"
+
+
+#: Statements that never wait: Python written by ``PureBlock``, alone or in
+#: a run of their neighbours.
+_SIMPLE = (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards, ir.MoveCard, ir.Spend)
 
 
 #: All that generated code can name (no builtins beyond these).
@@ -2201,5 +1791,8 @@ _GENERATED_ENV = {
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,
     "AssertionError": AssertionError, "RulesetRuntimeError": RulesetRuntimeError,
-    "PureFault": O.PureFault, "RuleFault": RuleFault, "__builtins__": {},
+    "PureFault": O.PureFault, "RuleFault": RuleFault, "sorted": sorted, "set": set,
+    "_count_faces": _count_faces, "_spend_dice": _spend_dice, "_note_test": _note_test,
+    "_show": _show, "_show_cards": _show_cards, "_text": _text, "_both": both,
+    "_pile_seen_by": pile_seen_by, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "__builtins__": {},
 }

@@ -251,6 +251,13 @@ class PureOp(Op):
         # ``make``: what turns the op into its function (``codegen.pure_function``).
         self.lines, self.wheres, self.env, self.make, self.fn = lines, wheres, env, make, None
 
+    def call(self, st, fr):
+        """Carry out the statements (for an op that holds them: a reroll's
+        cost, an assignment a 'whenever' watches)."""
+        if self.fn is None:
+            self.fn = self.make(self)
+        self.fn(st, fr)
+
     def run(self, st, fr):
         if self.fn is None:
             self.fn = self.make(self)
