@@ -57,7 +57,8 @@ def test_generated_code_plays_as_the_ops(path, chance):
 
 def test_a_runaway_rule_is_stopped_at_the_same_line_both_ways():
     """The step limit stops an endless loop in generated code and op by op,
-    and both name the loop's line."""
+    and both name the loop's line (line 5, the 'while'; before 0.3 the
+    statement last run inside it, line 6, was named)."""
     text = ('game "Loop"\nplayers 1..1\nper player { x 0 }\n'
             'rule spin {\n  while yes {\n    x += 1 } }\nturn { phase go { spin } }\n')
     lines = set()
@@ -66,7 +67,7 @@ def test_a_runaway_rule_is_stopped_at_the_same_line_both_ways():
             game.new_game(limits=rulelang.Limits(max_steps=1000))
         assert "without reaching a decision" in err.value.message
         lines.add(err.value.line)
-    assert lines == {6}
+    assert lines == {5}
 
 
 TINY = '''game "Tiny"
@@ -116,3 +117,51 @@ def test_rulelang_dump_python_prints_the_generated_code(tmp_path, capsys):
     assert "def rule_grow(st, fr):" in out and "def the_turn(st, fr):" in out
     assert main(["dump", "--python", str(path), "shrink"]) == 1
     assert "no code named shrink; there are: " in capsys.readouterr().err
+
+
+FAULTS = '''game "Faults"
+players 1..1
+per player { x 0 }
+rule grow {
+  x = 1
+  x = 2
+  if x == 1 {
+    x = 3
+  } else if x * 9000000000000000 > 5 {
+    x = 4
+  }
+}
+turn { phase go { grow } }
+'''
+
+
+@pytest.mark.parametrize("how", ["generated", "op by op"])
+def test_a_fault_names_the_line_of_its_statement(how):
+    """A number past ``Limits.max_number`` in an 'else if' condition, after
+    other statements ran, is reported at the 'else if' line (9), from the
+    line Python reports in the generated code (``codegen.line_table``),
+    and the same op by op."""
+    game = rulelang.loads(FAULTS, "faults.rules")
+    if how == "op by op":
+        game = op_by_op(game)
+    with pytest.raises(rulelang.RulesetRuntimeError) as err:
+        game.new_game()
+    assert err.value.line == 9
+    assert "rule grow" in err.value.message and "past" in err.value.message
+
+
+def test_generated_code_stores_no_place_at_run_time():
+    """The place of each statement is a comment (``# line N [i]``), not a
+    store: no ``_at`` in the generated function, and its table maps the
+    comment's lines to their places."""
+    from rulelang.engine import codegen
+    game = rulelang.loads(FAULTS, "faults.rules")
+    prog = game.prog
+    text = codegen.source_of(prog, prog.rule_code["grow"])
+    assert "_at" not in text
+    table = codegen.line_table(text)
+    wheres = prog.code_wheres[prog.rule_code["grow"]]
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip().startswith("# line "):
+            at = wheres[table[number]]
+            assert f"# line {at[1].line} " in line

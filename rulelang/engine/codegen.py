@@ -23,9 +23,11 @@ Work counts against ``Limits.max_steps`` where the ops count it (see
 as it starts, each a constant worked out at compile time
 (``work.Work``).  A code too big to be written out as one function
 (a table of thousands of rows) runs op by op (``op_by_op``), each op's
-own ``run``.  ``_at`` holds the index (into the code's
-``Program.code_wheres``) of the op or statement being carried out; a fault
-is raised as ``PureFault(place, error)`` so the machine names its line.
+own ``run``.  Each op and statement starts with a comment naming its
+place (``at_line``: its index in the code's ``Program.code_wheres`` and its
+line in the rule file); a fault is raised as ``PureFault(place, error)``,
+the place found from the line Python reports (``line_table``), so the
+machine names the rule file's line at no cost while nothing fails.
 
 The source is made from the compiled program only (slot numbers, and
 constants passed in the list ``C``), never from the rule file's text:
@@ -84,11 +86,34 @@ _GROUP = 6  # blocks per group (see Runner.source)
 
 
 def at_line(index, where):
-    """The store ``_at = index`` that names the place ``where`` (rule,
-    position) a fault would be reported at, with the rule file's line as a
-    comment for a reader (only a number: nothing of the file's text)."""
+    """The comment that starts the lines of a statement or op: ``# line N
+    [index]``, ``index`` in the code's list of places (``Program.code_wheres``),
+    N the rule file's line (only numbers: nothing of the file's text).  A
+    fault is named from the line Python reports through ``line_table``; no
+    store at run time says where the code is."""
     pos = where[1] if where else None
-    return f"_at = {index}" + (f"  # line {int(pos.line)}" if pos is not None else "")
+    return (f"# line {int(pos.line)}" if pos is not None else "#") + f" [{index}]"
+
+
+_MARK = re.compile(r"\s*#(?: line \d+)? \[(\d+)\]$")
+
+
+def line_table(text):
+    """[index of the place of each line of generated ``text``], by line
+    number: the place of the nearest ``at_line`` comment above it (the
+    debug table a fault is named from, as jinja's ``debug_info``)."""
+    table, at = [0], 0
+    for line in text.splitlines():
+        m = _MARK.match(line)
+        if m:
+            at = int(m.group(1))
+        table.append(at)
+    return table
+
+
+#: How generated code names the place of a fault: the line the exception
+#: passed through in this function, looked up in its ``line_table``.
+_FAULT = "raise PureFault(_W[_L[e.__traceback__.tb_lineno]], e) from e"
 
 
 def function_name(code_name):
@@ -129,12 +154,13 @@ def _env(gen_env):
 
 def pure_function(op):
     """A ``PureOp``'s lines as a function of their own."""
-    text = ("def pure(st, fr):\n    _at = 0\n    _lim = st.limits.max_steps\n    try:\n"
+    text = ("def pure(st, fr):\n    _lim = st.limits.max_steps\n    try:\n"
             + "\n".join(_indent(op.lines, 2)) +
             "\n    except RulesetError:\n        raise\n"
-            "    except Exception as e:\n        raise PureFault(_W[_at], e) from e\n")
+            f"    except Exception as e:\n        {_FAULT}\n")
     env = _env(op.env)
     env["_W"] = op.wheres
+    env["_L"] = line_table(text)
     exec(compile(text, "<rulelang statements>", "exec"), env)
     return env["pure"]
 
@@ -157,8 +183,7 @@ class Runner:
         return f"C[{len(consts) - 1}]"
 
     def at(self, op):
-        """Source setting ``_at`` to ``op``'s place, with the rule file's
-        line as a comment (only a number: nothing of the file's text)."""
+        """The comment naming ``op``'s place (``at_line``)."""
         self.wheres.append(op.where)
         return at_line(len(self.wheres) - 1, op.where)
 
@@ -193,7 +218,7 @@ class Runner:
         n = len(code)
         leaders = self.leaders()
         self.emit(0, f"def {function_name(self.prog.code_names[self.code_id])}(st, fr):",
-                  "    pc = fr[1]", "    _at = 0",
+                  "    pc = fr[1]",
                   "    _lim = st.limits.max_steps",
                   "    try:", "        while True:")
         # The blocks go in groups of _GROUP, each under ``if pc < (the next
@@ -223,7 +248,7 @@ class Runner:
         self.emit(_BASE, f"if pc >= {n}:", "    st.stack.pop()", "    return True",
                   f"raise AssertionError('no code at %d in {self.code_id}' % pc)")
         self.emit(1, "except (RulesetError, PureFault):", "    raise   # from a rule called here",
-                  "except Exception as e:", "    raise PureFault(_W[_at], e) from e")
+                  "except Exception as e:", f"    {_FAULT}")
         return "\n".join(self.lines) + "\n"
 
     def close_group(self, start, end):
@@ -238,7 +263,10 @@ class Runner:
         env = _env(self.prog.gen_env)
         env["O"] = self.code
         env["R"] = self.prog.runners
+        if not self.wheres:         # (a fault before any op: the code's own place)
+            self.wheres.append((self.prog.code_names[self.code_id], self.prog.code_pos[self.code_id]))
         env["_W"] = self.wheres
+        env["_L"] = line_table(text)
         name = self.prog.code_names[self.code_id]
         exec(compile(text, register(self.prog, name, text), "exec"), env)
         return env[function_name(name)]
@@ -295,21 +323,16 @@ def _push(r, cost=None):
             f"    raise RuleFault({r.const(O.RUNAWAY)} % _lim)")
 
 #: Ops that always go on to the next op (written out without a pc check).
-_STRAIGHT = (O.PureOp, O.Exec)
+_STRAIGHT = (O.PureOp,)
 
 
 # ---------------------------------------------------------------- emitters
 # Each writes op k inline at depth _BASE + 1 and returns True, or returns
-# False to have the op called as it is.  An op other than PureOp and Exec
+# False to have the op called as it is.  An op other than PureOp
 # must leave ``pc`` set (it ends its block).
 
 def _pure(r, k, op):
     r.emit(_BASE + 1, *op.lines)
-    return True
-
-
-def _exec(r, k, op):
-    r.emit(_BASE + 1, r.at(op), f"{r.const(op.fn)}(st, fr)")
     return True
 
 
@@ -544,7 +567,6 @@ _EMITTERS = {
     O.ChooseCardsOp: _wait_for_choice,
     O.NextTurnOp: _next_turn,
     O.PureOp: _pure,
-    O.Exec: _exec,
     O.Jump: _jump,
     O.JumpUnless: _jump_unless,
     O.DispatchOp: _dispatch,

@@ -514,7 +514,7 @@ class Ctx:
         self.prog = prog
         self.code_id = code_id
         self.code = prog.codes[code_id] if code_id is not None else []
-        # What the generated code's ``_at`` indexes name (see ``PureBlock``).
+        # The places the generated code's ``at_line`` comments name by index.
         self.wheres = prog.code_wheres[code_id] if code_id is not None else []
         self.name = name
         self.locals = {}
@@ -1419,12 +1419,13 @@ class Source:
 
 
 class PureBlock:
-    """A run of statements that never wait, as lines of Python with real
-    ``if``, ``while`` and ``for``: conditions are inline source
-    (``Source``); each simple statement calls the function ``Ctx`` made for
-    it.  ``_at`` is set to the index in the code's ``wheres`` of the
-    statement being carried out, so a fault still names its own line.  The
-    lines become part of the code's generated function (``codegen``)."""
+    """The one lowering of statements that never wait: lines of Python with
+    real ``if``, ``while`` and ``for``, expressions inline (``Source``).
+    (A statement that can wait, or that holds one that can, is lowered by
+    ``Ctx`` to ops instead: a decision or a roll must be able to suspend
+    the code and resume it.)  Each statement starts with a comment naming
+    its place (``codegen.at_line``), from which a fault is named.  The lines
+    become part of the code's generated function (``codegen``)."""
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -1452,10 +1453,14 @@ class PureBlock:
         for s in stmts:
             self.stmt(s, depth)
 
-    def stmt(self, s, depth):
+    def mark(self, s, depth):
+        """The comment naming the place of statement ``s``."""
         wheres = self.ctx.wheres
         self.line(depth, codegen.at_line(len(wheres), self.ctx.where(s)))
         wheres.append(self.ctx.where(s))
+
+    def stmt(self, s, depth):
+        self.mark(s, depth)
         src = self.source.src
         cond = self.source.cond
         if isinstance(s, ir.If):
@@ -1463,6 +1468,7 @@ class PureBlock:
             self.block(s.then, depth + 1)
             while len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If):
                 s = s.orelse[0]
+                self.mark(s, depth)     # (a comment between the blocks: names the 'else if')
                 self.line(depth, f"elif {cond(s.cond)}:")
                 self.block(s.then, depth + 1)
             if s.orelse:

@@ -212,19 +212,6 @@ class Policy:
         self.rng = 0
 
 
-class Exec(Op):
-    __slots__ = ("fn",)
-
-    def __init__(self, where, fn):
-        super().__init__(where)
-        self.fn = fn
-
-    def run(self, st, fr):
-        self.fn(st, fr)
-        fr[PC] += 1
-        return True
-
-
 class PureFault(Exception):
     """Raised by generated code (``codegen``): the place ``(rule, pos)`` of
     the statement or op that failed, and the error."""
