@@ -35,7 +35,9 @@ def imports_of(path):
                 continue
             for alias in node.names:
                 sub = f"{target}.{alias.name}"
-                out.add(sub if (PACKAGE.parent / (sub.replace(".", "/") + ".py")).exists() else target)
+                where = PACKAGE.parent / sub.replace(".", "/")
+                is_module = where.with_suffix(".py").exists() or (where / "__init__.py").exists()
+                out.add(sub if is_module else target)
         elif isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name.startswith("rulelang"))
     out.discard(name)

@@ -1,7 +1,7 @@
 """Compile a checked IR into the rule machine's code, once per load.
 
 Expressions become Python closures ``f(st, fr)``; statements become ops
-(see ops.py).  Names are resolved here, once, to slots: a player's stat is
+(see ops/).  Names are resolved here, once, to slots: a player's stat is
 ``st.v[player * K + k]``, a global ``st.g[k]``, a local ``fr[3 + i]``.  The
 parse tree is never walked at run time.
 """

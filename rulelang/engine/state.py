@@ -3,7 +3,7 @@
 A ``State`` is plain data (lists of ints and strings, a stack of frames, a
 64-bit generator counter), so cloning, comparing and saving it are cheap
 and exact.  All game logic lives in the compiled program (compile.py,
-ops.py); this module runs it until the next decision or chance node.
+ops/); this module runs it until the next decision or chance node.
 """
 
 from __future__ import annotations

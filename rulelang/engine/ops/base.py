@@ -1,0 +1,258 @@
+"""The instructions of the rule machine: what every op shares (the frame
+layout, work, faults, the random generator, the base ``Op`` and
+``PureOp``, a run of plain statements).
+
+Because the machine state is plain lists, a state clones and serializes
+cheaply and exactly.
+"""
+
+from __future__ import annotations
+
+from ...errors import RulesetRuntimeError
+
+# Frame layout.
+CODE, PC, PLAYER, LOCALS = 0, 1, 2, 3
+
+# What a waiting state waits for.
+WAIT_NONE, WAIT_CHANCE, WAIT_DECISION = 0, 1, 2
+
+M64 = (1 << 64) - 1
+
+RUNAWAY = ("the rules ran %d steps without reaching a decision (an endless loop? "
+           "Limits.max_steps bounds the work between two moves)")
+
+
+class RuleFault(Exception):
+    """Something a rule did at run time went past a limit or cannot be
+    done; the machine reports it as a ``RulesetRuntimeError`` at the op."""
+
+
+# ------------------------------------------------------------------ work
+#
+# ``st.steps`` counts the work done since the move began (``State.wait``
+# ends a move's count), against ``Limits.max_steps``.  Work known before it
+# is done is counted before it starts, as one constant worked out when the
+# ruleset is compiled (``work.Work``): a frame when it starts (its
+# statements, its locals, the dice it rolls, the cards and pieces its
+# questions look at, the small rules it calls), a loop's next pass at each
+# jump back, a turn as it begins.  Work known only while playing is
+# counted as it comes: the cards a draw from a big pile may take (and each
+# refill of its deck), the dice of a pool and of a roll-off, the dice a
+# pool question looks at, a big or recursive rule called.  Generated code
+# (``codegen``) counts the same work at the same points.
+
+
+#: What some work counts, in steps: a step is about the time generated code
+#: takes to work out one value (tens of nanoseconds), and these are about as
+#: many steps as each takes (their log entries included).
+DIE = 16            # a die rolled by a roll, a table or a test
+POOL_DIE = 32       # a die of a pool ('roll N dice d6')
+ROLL_OFF_DIE = 100  # a die of a roll-off
+CARD = 40           # a card drawn
+LOG = 40            # a log entry
+SHOWN = 8           # a value placed in a log line
+CALL = 10           # a rule, table or option called (its work besides)
+FRAME = 100         # a frame the machine starts (a reaction, an 'on draw', a big rule)
+TURN = 100          # a turn
+
+#: Seats passed over by the turn's 'when' at most this many steps each are
+#: counted with the turn they lead to (at most ``max_idle_seats`` of them);
+#: dearer ones, one by one.
+FEW_IDLE = 100
+
+
+def spend(st, work):
+    """Count ``work`` (a whole number, at least 0); past the limit, stop."""
+    st.steps += work
+    if st.steps > st.limits.max_steps:
+        raise RuleFault(RUNAWAY % st.limits.max_steps)
+
+
+def draw_work(n, cards, per_card):
+    """The work of drawing ``n`` cards from a pile of ``cards`` cards: each
+    draw takes ``per_card`` (the card, and the 'on draw' questions about
+    it) and finds the card's first copy in the pile (a scan, counted an
+    eighth of a step a card)."""
+    return max(0, min(n, cards)) * (per_card + (cards >> 3))
+
+
+#: A log entry counts one more against ``Limits.max_log_entries`` for each
+#: this many characters of its text (so the log's size is bounded, not only
+#: its length).
+LOG_CHARACTERS = 100
+
+
+def logged(st, entry):
+    """The log's new last node with ``entry``: (entry, the node before,
+    the log's size: its entries, each counting one more for every
+    LOG_CHARACTERS characters).  Past ``Limits.max_log_entries``, stop."""
+    tail = st.log_tail
+    n = 1 + len(entry.text) // LOG_CHARACTERS
+    if tail is not None and len(tail) > 2:
+        n += tail[2]
+    else:                   # a log rebuilt as pairs (a restored one): sized once
+        node = tail
+        while node is not None:
+            n += 1 + len(node[0].text) // LOG_CHARACTERS
+            node = node[1]
+    if n > st.limits.max_log_entries:
+        raise RuleFault(f"the game's log would hold more than {st.limits.max_log_entries} "
+                        f"entries (Limits.max_log_entries)")
+    return (entry, tail, n)
+
+
+def take_cards(a, b, cards, missing, names):
+    """Move ``cards`` (card ids, in order) from pile ``a`` to the end of
+    pile ``b``, each from its first place in ``a``, as one ``a.remove`` a
+    card would, but in one pass over ``a``.  A card ``a`` does not hold is a
+    ``RuleFault`` (``missing % its name``), for the first such card."""
+    need = {}
+    for c in cards:
+        need[c] = need.get(c, 0) + 1
+    have = dict.fromkeys(need, 0)
+    for c in a:
+        if c in have:
+            have[c] += 1
+    for c in cards:
+        have[c] -= 1
+        if have[c] < 0:
+            raise RuleFault(missing % names[c])
+    kept = []
+    for c in a:
+        left = need.get(c)
+        if left:
+            need[c] = left - 1
+        else:
+            kept.append(c)
+    a[:] = kept
+    b.extend(cards)
+
+
+#: Chosen cards moved one by one (``list.remove``) up to this many; more go
+#: through ``take_cards`` (in a game of more than ``FEW_CARDS`` cards).
+ONE_BY_ONE = 8
+
+#: In a game of at most this many cards, a statement that draws, moves or
+#: looks at cards does so little that its work is counted at compile time,
+#: as for the most cards there are (``work.Work``); in a bigger game a
+#: draw from a pile of more cards counts them as it starts (``draw_work``).
+FEW_CARDS = 64
+
+
+def roll_label(value):
+    """The label of the chance move for a die result (explicit mode)."""
+    return f"roll {value}"
+
+
+def draw_label(st, card):
+    """The label of the chance move for drawing ``card`` (explicit mode)."""
+    return f"draw {st.prog.card_labels[card]}"
+
+
+#: splitmix64's constants (``rand_below``; generated code writes the same steps).
+GAMMA, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
+def rand_below(st, n):
+    """A uniform integer in [0, n) from the state's counter-based generator
+    (splitmix64), so the generator's whole state is one integer."""
+    r = st.rng + 1
+    st.rng = r
+    z = (st.seed + r * GAMMA) & M64
+    z = ((z ^ (z >> 30)) * MIX1) & M64
+    z = ((z ^ (z >> 27)) * MIX2) & M64
+    return ((z ^ (z >> 31)) * n) >> 64
+
+
+class Op:
+    """Base op: straight-line work done by ``fn``."""
+
+    __slots__ = ("where",)
+    waits = False
+
+    def __init__(self, where):
+        self.where = where  # (rule name, ir.Pos) for error messages
+
+    def choices(self, st, fr):
+        """The values of the moves legal here, without their labels (for
+        ``Game.playouts``); in the order of ``moves``."""
+        return [value for _, _, value in self.moves(st, fr)]
+
+    def move_list(self, st, fr, player, make):
+        """The moves legal here as objects: ``make(moves, player)`` of what
+        ``moves`` lists (``State.legal_moves``).  An op whose choices repeat
+        keeps them: the objects are never changed."""
+        return make(self.moves(st, fr), player)
+
+    def error(self, st, message):
+        """A runtime error that names this op's rule, file and line."""
+        rule, pos = self.where
+        prog = st.prog
+        return RulesetRuntimeError.at(
+            prog.filename, pos.line if pos else 1, pos.column if pos else 1,
+            f"in {rule}: {message}", prog.source)
+
+
+class Policy:
+    """A uniform random chooser for ``Game.playouts``: a counter-based
+    generator like the state's own (``rand_below``), seeded apart from it."""
+
+    __slots__ = ("seed", "rng")
+
+    def __init__(self, seed):
+        self.seed = (seed * 0xD1B54A32D192ED03 + 0x8BB84B93962EACC9) & M64
+        self.rng = 0
+
+
+class PureFault(Exception):
+    """Raised by generated code (``codegen``): the place ``(rule, pos)`` of
+    the statement or op that failed, and the error."""
+
+    def __init__(self, where, error):
+        super().__init__(where, error)
+        self.where, self.error = where, error
+
+
+class _At(Op):
+    """Stands for one statement inside a ``PureOp``, to name its line."""
+
+
+class PureOp(Op):
+    """A run of statements that never wait (``compile.PureBlock``): lines of
+    generated Python, part of their code's generated function
+    (``codegen``).  Run on its own, it is made into a function first."""
+
+    __slots__ = ("lines", "wheres", "env", "make", "fn")
+
+    def __init__(self, where, lines, wheres, env, make):
+        super().__init__(where)
+        # ``env``: what the lines can name (``compile.Program.gen_env``);
+        # ``make``: what turns the op into its function (``codegen.pure_function``).
+        self.lines, self.wheres, self.env, self.make, self.fn = lines, wheres, env, make, None
+
+    def call(self, st, fr):
+        """Carry out the statements (for an op that holds them: a reroll's
+        cost, an assignment a 'whenever' watches)."""
+        if self.fn is None:
+            self.fn = self.make(self)
+        self.fn(st, fr)
+
+    def run(self, st, fr):
+        if self.fn is None:
+            self.fn = self.make(self)
+        try:
+            self.fn(st, fr)
+        except PureFault as e:
+            raise fault(st, _At(e.where), e.error) from e.error
+        fr[PC] += 1
+        return True
+
+
+def fault(st, op, e):
+    """The ``RulesetRuntimeError`` for exception ``e`` raised inside ``op``:
+    it names the rule, the file and the line."""
+    if isinstance(e, RuleFault):
+        return op.error(st, str(e))
+    if isinstance(e, RecursionError):
+        return op.error(st, "the rules nest too deeply")
+    return op.error(st, f"{type(e).__name__}: {e}")

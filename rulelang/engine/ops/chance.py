@@ -1,0 +1,338 @@
+"""The ops of chance: dice, pools, roll-offs and draws."""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+
+from ..visibility import EVERYONE, NOBODY, pile_seen_by
+from .base import (CODE, LOCALS, LOG, PC, PLAYER, POOL_DIE, ROLL_OFF_DIE, WAIT_CHANCE,
+                   WAIT_DECISION, WAIT_NONE, Op, RuleFault, draw_label, draw_work, rand_below,
+                   roll_label, spend)
+
+
+class RollOp(Op):
+    """Roll ``count`` dice of ``sides`` into a local (their sum).  In
+    explicit mode this waits for a chance outcome; during a turn the
+    ruleset's reroll rule may then offer the turn's player a reroll."""
+
+    __slots__ = ("count", "sides", "slot", "why", "dist", "kept")
+    waits = True
+
+    def __init__(self, where, count, sides, slot, why):
+        super().__init__(where)
+        self.count = count
+        self.sides = sides
+        self.slot = slot
+        self.why = why
+        self.dist = None    # the outcomes and their chances, worked out when first asked
+        self.kept = {}      # (die kept or rerolled, or None, player) -> its moves
+
+    def run(self, st, fr):
+        if st.explicit:
+            st.wait(WAIT_CHANCE, None)
+            return False
+        sides = self.sides
+        total = 0
+        for _ in range(self.count):
+            total += rand_below(st, sides) + 1
+        if st.chance_record is not None:
+            st.chance_record.append(roll_label(total))
+        return self.got(st, fr, total)
+
+    def got(self, st, fr, value):
+        fr[self.slot] = value
+        if st.logging:
+            st.note(fr[PLAYER], "roll", f"{self.why}: rolled {value}", value)
+        rr = st.prog.reroll
+        if rr is not None and st.turn_player is not None and rr[0](st, [None, 0, st.turn_player]):
+            st.wait(WAIT_DECISION, st.turn_player)
+            st.rerolling = True
+            return False
+        fr[PC] += 1
+        return True
+
+    def moves(self, st, fr):
+        if st.rerolling:
+            v = fr[self.slot]
+            return [(f"keep {v}", None, "keep"), (f"reroll {v}", None, "reroll")]
+        return [(roll_label(v), p, v) for v, p in self.outcomes()]
+
+    def outcomes(self):
+        """(total, probability) of each total, lowest first."""
+        if self.dist is None:
+            self.dist = _sum_distribution(self.count, self.sides)
+        return self.dist
+
+    def move_list(self, st, fr, player, make):
+        key = (fr[self.slot], player) if st.rerolling else (None, player)
+        found = self.kept.get(key)
+        if found is None:
+            found = self.kept[key] = super().move_list(st, fr, player, make)
+        return found
+
+    def choices(self, st, fr):
+        if st.rerolling:
+            return _KEEP_OR_REROLL
+        return [v for v, _ in self.outcomes()]
+
+    def resume(self, st, fr, data):
+        if st.rerolling:
+            st.rerolling = False
+            st.waiting = WAIT_NONE
+            if data == "keep":
+                if st.logging:
+                    st.note(st.turn_player, "keep", f"keeps the {fr[self.slot]}", fr[self.slot])
+                fr[PC] += 1
+                return True
+            if st.logging:
+                st.note(st.turn_player, "reroll", f"rerolls the {fr[self.slot]}", None)
+            st.prog.reroll[1](st, [None, 0, st.turn_player])
+            return True         # the machine runs this op again: a new roll
+        st.waiting = WAIT_NONE
+        return self.got(st, fr, data)
+
+
+@functools.lru_cache(maxsize=64)
+def _sum_distribution(count, sides):
+    """Exact distribution of the sum of ``count`` dice (small pools only):
+    ((total, probability), ...), lowest total first.  One die at a time,
+    each total's ways from running sums (count × count × sides steps)."""
+    if count * sides > 10_000 or count > 100:
+        return None
+    ways = [1]                  # ways[t]: the ways to make total t
+    for _ in range(count):
+        run = [0]
+        for w in ways:
+            run.append(run[-1] + w)
+        top = len(ways)         # run[i] = ways of the totals below i
+        ways = [run[min(t, top)] - run[max(t - sides, 0)] for t in range(top + sides)]
+    whole = sides ** count
+    return tuple((t, Fraction(w, whole)) for t, w in enumerate(ways) if w)
+
+
+_KEEP_OR_REROLL = ("keep", "reroll")
+
+
+class RollOffOp(Op):
+    """Every player rolls; players tied for the highest roll roll again until
+    one is highest.  The winner (a seat) goes into ``slot``.  Progress is
+    kept in local ``work`` as a tuple (contenders..., None, rolls...)."""
+
+    __slots__ = ("sides", "slot", "work")
+    waits = True
+
+    def __init__(self, where, sides, slot, work):
+        super().__init__(where)
+        self.sides = sides
+        self.slot = slot
+        self.work = work
+
+    def run(self, st, fr):
+        work = fr[self.work]
+        if work is None:
+            work = (tuple(range(st.n)), ())
+        while True:
+            contenders, rolls = work
+            if len(rolls) == len(contenders):
+                high = max(rolls)
+                best = tuple(c for c, r in zip(contenders, rolls) if r == high)
+                if len(best) == 1:
+                    fr[self.slot] = best[0]
+                    fr[self.work] = None
+                    if st.logging:
+                        st.note(best[0], "roll-off", f"P{best[0]} wins the roll-off", best[0])
+                    fr[PC] += 1
+                    return True
+                work = (best, ())
+                continue
+            if len(contenders) == 1:
+                rolls = (1,)
+                work = (contenders, rolls)
+                continue
+            fr[self.work] = work
+            spend(st, ROLL_OFF_DIE)
+            if st.explicit:
+                st.wait(WAIT_CHANCE, None)
+                return False
+            value = rand_below(st, self.sides) + 1
+            if st.chance_record is not None:
+                st.chance_record.append(roll_label(value))
+            self._add(st, fr, value)
+            work = fr[self.work]
+
+    def _add(self, st, fr, value):
+        contenders, rolls = fr[self.work]
+        if st.logging:
+            st.note(contenders[len(rolls)], "roll", f"P{contenders[len(rolls)]} rolls {value} for the roll-off", value)
+        fr[self.work] = (contenders, rolls + (value,))
+
+    def moves(self, st, fr):
+        p = Fraction(1, self.sides)
+        return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
+
+    def resume(self, st, fr, data):
+        st.waiting = WAIT_NONE
+        self._add(st, fr, data)
+        return self.run(st, fr)
+
+
+class DrawOp(Op):
+    """Draw cards one at a time; the number left to draw is in local
+    ``count``.  An empty deck is refilled from its refill pile.  In explicit
+    mode each draw is a chance node (even from a deck of one kind of card,
+    so that every draw can be forced the same way)."""
+
+    __slots__ = ("count", "src", "dst", "refill", "hooks", "per_card")
+    waits = True
+
+    def __init__(self, where, count, src, dst, refill, hooks=(), per_card=1):
+        super().__init__(where)
+        self.count = count
+        self.src = src      # fn(st, fr) -> pile index
+        self.dst = dst
+        self.refill = refill  # pile index or None
+        self.hooks = hooks    # the deck's 'on draw' rules: (cond or None, code)
+        #: The work of each card drawn (see ``draw_work``; the draw
+        #: statement counts it for the cards in the deck when it starts).
+        self.per_card = per_card
+
+    def run(self, st, fr):
+        piles = st.piles
+        src = piles[self.src(st, fr)]
+        while True:
+            if fr[self.count] <= 0:
+                fr[PC] += 1
+                return True
+            if not src and self.refill is not None and piles[self.refill]:
+                src.extend(piles[self.refill])
+                piles[self.refill].clear()
+                n = len(src)
+                spend(st, n + LOG + draw_work(fr[self.count], n, self.per_card))
+                if st.logging:
+                    st.note(fr[PLAYER], "shuffle", "the discards are shuffled into a new deck", None)
+            if not src:
+                fr[self.count] = 0
+                continue
+            if st.explicit:
+                st.wait(WAIT_CHANCE, None)
+                return False
+            i = rand_below(st, len(src)) if len(src) > 1 else 0
+            if st.chance_record is not None:
+                st.chance_record.append(draw_label(st, src[i]))
+            # Take the card's first copy, as explicit mode does, so that both
+            # modes leave the pile in the same order after the same draws.
+            if self._take(st, fr, src, src.index(src[i])):
+                return True     # an 'on draw' rule runs first; the draw goes on after
+
+    def _take(self, st, fr, src, i):
+        card = src[i]
+        src[i] = src[-1]
+        src.pop()
+        dst = self.dst(st, fr)
+        st.piles[dst].append(card)
+        fr[self.count] -= 1
+        if st.logging:
+            # Seen by whoever sees the pile the card goes to (nobody, for a
+            # deck or a shared hidden pile); the rest read "draws a card".
+            seen = pile_seen_by(st, dst)
+            if seen is EVERYONE:
+                st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card)
+            else:
+                st.note(fr[PLAYER], "draw", f"draws {st.prog.card_names[card]}", card,
+                        "draws a card", seen)
+        if not self.hooks:
+            return False
+        for cond, code in self.hooks:
+            frame = [code, 0, fr[PLAYER]] + [None] * st.prog.nlocals[code]
+            frame[LOCALS] = card
+            if cond is None or cond(st, frame):
+                spend(st, st.prog.push_cost[code])
+                st.push(frame)
+                return True
+        return False
+
+    @staticmethod
+    def drawn_seen_by(st, fr):
+        """Who may see the card of an 'on draw' rule running in frame
+        ``fr``: whoever sees the pile it was drawn into (the draw's frame is
+        the one below; nobody when that cannot be told)."""
+        stack = st.stack
+        for k in range(len(stack) - 1, 0, -1):
+            if stack[k] is fr:
+                below = stack[k - 1]
+                op = st.prog.codes[below[CODE]][below[PC]]
+                if isinstance(op, DrawOp):
+                    return pile_seen_by(st, op.dst(st, below))
+                break
+        return NOBODY
+
+    def moves(self, st, fr):
+        src = st.piles[self.src(st, fr)]
+        counts = {}
+        for c in src:
+            counts[c] = counts.get(c, 0) + 1
+        n = len(src)
+        return [(draw_label(st, c), Fraction(k, n), c) for c, k in sorted(counts.items())]
+
+    def resume(self, st, fr, data):
+        st.waiting = WAIT_NONE
+        src = st.piles[self.src(st, fr)]
+        if self._take(st, fr, src, src.index(data)):
+            return True
+        return self.run(st, fr)
+
+
+
+
+class PoolOp(Op):
+    """``roll N dice d6``: roll N dice one at a time (a chance node each in
+    explicit mode) and keep their faces, as a tuple, in ``slot``.  Local
+    ``work`` holds the faces rolled so far and how many are still to come."""
+
+    __slots__ = ("count", "sides", "slot", "work")
+    waits = True
+
+    def __init__(self, where, count, sides, slot, work):
+        super().__init__(where)
+        self.count, self.sides, self.slot, self.work = count, sides, slot, work
+
+    def run(self, st, fr):
+        work = fr[self.work]
+        if work is None:
+            n = self.count(st, fr)
+            limit = st.limits.max_dice
+            if n is None or n < 0:
+                n = 0
+            if n > limit:
+                raise RuleFault(f"a pool of {n} dice is more than the limit of {limit} "
+                                f"(Limits.max_dice)")
+            spend(st, n * POOL_DIE)
+            work = ((), n)
+        faces, left = work
+        while left > 0:
+            if st.explicit:
+                fr[self.work] = (faces, left)
+                st.wait(WAIT_CHANCE, None)
+                return False
+            value = rand_below(st, self.sides) + 1
+            if st.chance_record is not None:
+                st.chance_record.append(roll_label(value))
+            faces, left = faces + (value,), left - 1
+        fr[self.work] = None
+        fr[self.slot] = faces
+        if st.logging:
+            st.note(fr[PLAYER], "pool", f"rolls {len(faces)}d{self.sides}: "
+                                        f"{', '.join(map(str, faces)) or 'no dice'}", faces)
+        fr[PC] += 1
+        return True
+
+    def moves(self, st, fr):
+        p = Fraction(1, self.sides)
+        return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
+
+    def resume(self, st, fr, data):
+        st.waiting = WAIT_NONE
+        faces, left = fr[self.work]
+        fr[self.work] = (faces + (data,), left - 1)
+        return self.run(st, fr)

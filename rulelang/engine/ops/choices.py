@@ -1,0 +1,446 @@
+"""The ops of decisions: choices of cards, options, rows, numbers and pieces."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..visibility import EVERYONE, either, pile_name, pile_seen_by, seen_by_pile, sees
+from .base import (LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Op, RuleFault,
+                   rand_below, spend)
+
+
+class ChoiceOp(Op):
+    """A decision whose answer goes into local ``slot``: the log shows
+    '{prompt}: {shown answer}' and the rule goes on after it."""
+
+    __slots__ = ()
+
+    def shown(self, st, value):
+        return str(value)
+
+    def resume(self, st, fr, data):
+        st.waiting = WAIT_NONE
+        fr[self.slot] = data
+        if st.logging:
+            self.log_choice(st, fr, data)
+        fr[PC] += 1
+        return True
+
+    def log_choice(self, st, fr, data):
+        st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
+
+
+def refuse_blind(op, st, fr, index):
+    """A player may choose only among cards it sees: a choice among the
+    cards of a pile hidden from it would name them in its moves (and their
+    number would tell how many kinds it holds).  A card taken unseen is a
+    random one: ``draw``."""
+    if not sees(seen_by_pile(st)[index], fr[PLAYER]):
+        raise RuleFault(f"'{op.prompt}': P{fr[PLAYER]} is to choose among the cards of "
+                        f"{pile_name(st, index)}, which it may not see (to take a card unseen, "
+                        f"draw one at random: 'draw 1 from PILE to PILE')")
+
+
+def log_card_choice(op, st, fr, data, index, public, public_value):
+    """The note of a choice of cards from the pile at ``index``: read in full
+    by the chooser and whoever sees that pile; by the rest as ``public``."""
+    seen = pile_seen_by(st, index)
+    text = f"{op.prompt}: {op.shown(st, data)}"
+    if seen is EVERYONE:
+        st.note(fr[PLAYER], "choose", text, data)
+    else:
+        st.note(fr[PLAYER], "choose", text, data, f"{op.prompt}: {public}",
+                either(seen, (fr[PLAYER],)), public_value)
+
+
+class ChooseCardsOp(ChoiceOp):
+    """The player in scope picks between ``low`` and ``high`` cards from a
+    pile; the choice (a tuple of card ids) goes into ``slot``.  Cards of the
+    same kind are interchangeable, so the moves are distinct multisets."""
+
+    __slots__ = ("low", "high", "pile", "slot", "prompt", "cache", "fixed", "guard", "held")
+    waits = True
+
+    def __init__(self, where, low, high, pile, slot, prompt):
+        super().__init__(where)
+        self.low, self.high, self.pile, self.slot, self.prompt = low, high, pile, slot, prompt
+        self.cache = {}     # (sorted pile, low, high) -> moves: hands repeat, so do their choices
+        self.fixed = False  # whether low and high are plain numbers (set by the compiler)
+        #: whether the pile may be hidden from the chooser (a deck, a hidden
+        #: pile): checked before waiting (``refuse_blind``; set by the compiler)
+        self.guard = True
+        self.held = 0       # the moves the cache holds
+
+    def run(self, st, fr):
+        if self.guard:
+            refuse_blind(self, st, fr, self.pile(st, fr))
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def log_choice(self, st, fr, data):
+        k = len(data)
+        log_card_choice(self, st, fr, data, self.pile(st, fr),
+                        "nothing" if not k else "1 card" if k == 1 else f"{k} cards", k)
+
+    def moves(self, st, fr):
+        return self._cached(st, fr)[0]
+
+    def move_list(self, st, fr, player, make):
+        per_player = self._cached(st, fr)[2]
+        found = per_player.get(player)
+        if found is None:
+            found = per_player[player] = super().move_list(st, fr, player, make)
+        return found
+
+    def choices(self, st, fr):
+        return self._cached(st, fr)[1]
+
+    def _cached(self, st, fr):
+        """(moves, their values) for this hand and these bounds."""
+        cards = st.piles[self.pile(st, fr)]
+        if self.fixed:      # bounds that are plain numbers: the hand is the key
+            key = tuple(sorted(cards))
+            found = self.cache.get(key)
+            if found is not None:
+                return found
+        key = (tuple(sorted(cards)), self.low(st, fr), self.high(st, fr))
+        found = self.cache.get(key)
+        if found is None:
+            moves = self._moves(st, cards, key[1], key[2])
+            found = (moves, [value for _, _, value in moves], {})
+            if len(self.cache) >= 4096 or self.held > CACHED_MOVES:
+                self.cache.clear()
+                self.held = 0
+            self.held += len(moves)
+            self.cache[key] = found
+            if self.fixed:
+                self.cache[key[0]] = found
+        return found
+
+    def _moves(self, st, cards, low, high):
+        have = {}
+        for c in cards:
+            have[c] = have.get(c, 0) + 1
+        kinds = sorted(have)
+        # Asked for more cards than the pile holds: take them all.
+        high = max(0, min(len(cards), high))
+        low = min(max(0, low), high)
+        names = st.prog.card_labels
+        prompt = self.prompt
+        most = st.limits.max_choices
+        combos = _multisets(kinds, have, low, high, most)
+        if combos is None:
+            raise RuleFault(f"'{prompt}' offers more than {most} different choices of cards "
+                            f"(the limit is Limits.max_choices)")
+        return [(f"{prompt} {', '.join([names[c] for c in combo]) if combo else 'nothing'}", None, combo)
+                for combo in combos]
+
+    def shown(self, st, value):     # the value is a tuple of cards (a move's own)
+        names = st.prog.card_names
+        return ", ".join(names[c] for c in value) if value else "nothing"
+
+
+#: The most moves one op's cache of card choices keeps (then it starts
+#: again): hands repeat, but a cache of every hand seen must not grow
+#: without end.
+CACHED_MOVES = 100_000
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _multisets(kinds, have, low, high, most):
+    """The multisets of ``low`` to ``high`` cards (sorted tuples of card ids,
+    at most ``have[k]`` of kind ``k``), smallest first and in lexicographic
+    order within a size; None when there are more than ``most``.  Without
+    dead ends: a partial choice is only extended when enough cards are left
+    to complete it.  Recursive only for small choices (the usual case, and
+    faster); iterative beyond, so any size is safe."""
+    n = len(kinds)
+    left_from = [0] * (n + 1)     # cards held of kinds[i:]
+    for i in range(n - 1, -1, -1):
+        left_from[i] = left_from[i + 1] + have[kinds[i]]
+    out = []
+    if high <= 32:
+        def extend(start, combo, need, run):
+            if need == 0:
+                out.append(combo)
+                if len(out) > most:
+                    raise _TooMany
+                return
+            for i in range(start, n):
+                used = run if i == start else 0
+                if left_from[i] - used < need:
+                    return
+                k = kinds[i]
+                if used < have[k]:
+                    extend(i, combo + (k,), need - 1, used + 1)
+        try:
+            for size in range(low, min(high, left_from[0]) + 1):
+                extend(0, (), size, 0)
+        except _TooMany:
+            return None
+        return out
+    for size in range(low, min(high, left_from[0]) + 1):
+        stack = [(0, (), size, 0)]     # (first kind allowed, combo, cards still to pick, copies of combo[-1])
+        while stack:
+            start, combo, need, run = stack.pop()
+            if need == 0:
+                out.append(combo)
+                if len(out) > most:
+                    return None
+                continue
+            children = []
+            for i in range(start, n):
+                used = run if i == start else 0
+                if left_from[i] - used < need:
+                    break
+                k = kinds[i]
+                if used < have[k]:
+                    children.append((i, combo + (k,), need - 1, used + 1))
+            children.reverse()
+            stack.extend(children)
+    return out
+
+
+class ChooseOneOp(Op):
+    """The player in scope picks one of several labelled choices; each leads
+    to its own code in this rule.  ``option`` names a setup option whose
+    answer may have been given to ``new_game``.  ``conds`` (when some
+    choices have an ``if``) says which are offered now; with none offered
+    there is no decision and play goes on at ``end``."""
+
+    __slots__ = ("labels", "targets", "prompt", "option", "conds", "end")
+    waits = True
+
+    def __init__(self, where, labels, targets, prompt, option=None):
+        super().__init__(where)
+        self.labels = labels
+        self.targets = targets
+        self.prompt = prompt
+        self.option = option
+        self.conds = None
+        self.end = None
+
+    def offered(self, st, fr):
+        if self.conds is None:
+            return range(len(self.labels))
+        return [i for i, c in enumerate(self.conds) if c is None or c(st, fr)]
+
+    def run(self, st, fr):
+        if self.option is not None:
+            preset = st.preset_option(self.option, fr[PLAYER])
+            if preset is not None:
+                return self._pick(st, fr, self.labels.index(preset))
+        if self.conds is not None and not self.offered(st, fr):
+            fr[PC] = self.end
+            return True
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        return [(self.labels[i], None, i) for i in self.offered(st, fr)]
+
+    def choices(self, st, fr):
+        return self.offered(st, fr)
+
+    def _pick(self, st, fr, i):
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.labels[i]}", self.labels[i])
+        fr[PC] = self.targets[i]
+        return True
+
+    def resume(self, st, fr, data):
+        st.waiting = WAIT_NONE
+        return self._pick(st, fr, data)
+
+
+class ChooseRowOp(Op):
+    """Pick a row of a table and apply it as if rolled."""
+
+    __slots__ = ("table_code", "rows", "prompt")
+    waits = True
+
+    def __init__(self, where, table_code, rows, prompt):
+        super().__init__(where)
+        self.table_code = table_code
+        self.rows = rows  # [(label, value, start_pc)]
+        self.prompt = prompt
+
+    def run(self, st, fr):
+        if not self.rows:
+            raise RuleFault(f"{self.prompt}: no row of the table covers the rolls asked for")
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        return [(label, None, i) for i, (label, _, _) in enumerate(self.rows)]
+
+    def resume(self, st, fr, data):
+        st.waiting = WAIT_NONE
+        label, value, start = self.rows[data]
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {label}", label)
+        fr[PC] += 1
+        code = self.table_code
+        spend(st, st.prog.push_cost[code])
+        frame = [code, start, fr[PLAYER]] + [None] * st.prog.nlocals[code]
+        frame[LOCALS] = value
+        st.push(frame)
+        return True
+
+
+class MayOp(Op):
+    """A yes/no decision of the player in scope; "no" jumps past the body."""
+
+    __slots__ = ("prompt", "target")
+    waits = True
+
+    def __init__(self, where, prompt, target=None):
+        super().__init__(where)
+        self.prompt = prompt
+        self.target = target
+
+    def run(self, st, fr):
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        return [(f"{self.prompt}: yes", None, True), (f"{self.prompt}: no", None, False)]
+
+    def choices(self, st, fr):
+        return (True, False)
+
+    def resume(self, st, fr, data):
+        st.waiting = WAIT_NONE
+        if st.logging:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {'yes' if data else 'no'}", data)
+        if data:
+            fr[PC] += 1
+        else:
+            fr[PC] = self.target
+        return True
+
+
+class ChooseNumberOp(ChoiceOp):
+    """The player in scope picks a whole number from ``low`` to ``high``
+    (into ``slot``); an empty range gives ``low`` without a decision."""
+
+    __slots__ = ("low", "high", "slot", "prompt")
+    waits = True
+
+    def __init__(self, where, low, high, slot, prompt):
+        super().__init__(where)
+        self.low, self.high, self.slot, self.prompt = low, high, slot, prompt
+
+    def bounds(self, st, fr):
+        lo, hi = self.low(st, fr), self.high(st, fr)
+        if hi - lo + 1 > st.limits.max_choices:
+            raise RuleFault(f"{self.prompt}: {hi - lo + 1} numbers to choose from; the limit "
+                            f"is {st.limits.max_choices}")
+        return lo, hi
+
+    def run(self, st, fr):
+        lo, hi = self.bounds(st, fr)
+        if hi <= lo:
+            fr[self.slot] = lo
+            fr[PC] += 1
+            return True
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        lo, hi = self.bounds(st, fr)
+        return [(f"{self.prompt}: {n}", None, n) for n in range(lo, hi + 1)]
+
+    def choices(self, st, fr):
+        lo, hi = self.bounds(st, fr)
+        return range(lo, hi + 1)
+
+
+
+
+
+class PickPieceOp(Op):
+    """``pick one workers at random as w``: a chance draw among the pieces
+    ``matching(st, fr)`` lists (equally likely), into ``slot``; none
+    without a draw when nothing matches."""
+
+    __slots__ = ("matching", "names", "slot")
+    waits = True
+
+    def __init__(self, where, matching, names, slot):
+        super().__init__(where)
+        self.matching, self.names, self.slot = matching, names, slot
+
+    def run(self, st, fr):
+        found = self.matching(st, fr)
+        if len(found) > 1 and st.explicit:
+            st.wait(WAIT_CHANCE, None)
+            return False
+        if not found:
+            return self._take(st, fr, None)
+        i = found[rand_below(st, len(found))] if len(found) > 1 else found[0]
+        if st.chance_record is not None and len(found) > 1:
+            st.chance_record.append(f"draw {self.names[i]}")
+        return self._take(st, fr, i)
+
+    def _take(self, st, fr, i):
+        fr[self.slot] = i
+        if i is not None:
+            if st.logging:
+                st.note(fr[PLAYER], "pick", f"draws {self.names[i]} at random", i)
+        fr[PC] += 1
+        return True
+
+    def moves(self, st, fr):
+        found = self.matching(st, fr)
+        p = Fraction(1, len(found))
+        return [(f"draw {self.names[i]}", p, i) for i in found]
+
+    def resume(self, st, fr, data):
+        st.waiting = WAIT_NONE
+        return self._take(st, fr, data)
+
+
+class ChooseOneOfOp(ChoiceOp):
+    """The player in scope picks one of the things (pieces, or kinds of card
+    in a pile) that ``matching(st, fr)`` lists; it goes into ``slot`` — or
+    none, without a decision, when nothing matches.  ``label(st, x)`` names
+    a thing in the log; a move's label is ``prefix`` and that name."""
+
+    __slots__ = ("matching", "label", "slot", "prompt", "prefix", "pile")
+    waits = True
+
+    def __init__(self, where, matching, label, slot, prompt, prefix="", pile=None):
+        super().__init__(where)
+        self.matching, self.label, self.slot, self.prompt = matching, label, slot, prompt
+        self.prefix = prefix
+        #: for a card: fn(st, fr) -> the index of the pile it is chosen from
+        self.pile = pile
+
+    def run(self, st, fr):
+        if self.pile is not None:
+            refuse_blind(self, st, fr, self.pile(st, fr))
+        if not self.matching(st, fr):
+            fr[self.slot] = None
+            fr[PC] += 1
+            return True
+        st.wait(WAIT_DECISION, fr[PLAYER])
+        return False
+
+    def moves(self, st, fr):
+        return [(self.prefix + self.label(st, x), None, x) for x in self.matching(st, fr)]
+
+    def choices(self, st, fr):
+        return self.matching(st, fr)
+
+    def shown(self, st, value):
+        return self.label(st, value)
+
+    def log_choice(self, st, fr, data):
+        if self.pile is None:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
+        else:
+            log_card_choice(self, st, fr, data, self.pile(st, fr), "a card", None)
