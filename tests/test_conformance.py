@@ -86,8 +86,9 @@ def test_dice_behind_the_apis_back_are_caught(monkeypatch):
     clone and restore but not replay."""
     import random as stdlib_random
     real = ops.rand_below
-    monkeypatch.setattr(ops, "rand_below", lambda st, n: real(st, n) if stdlib_random.random() < 0.5
-                        else stdlib_random.randrange(n))
+    for module in (ops.chance, ops.choices):     # (where the ops draw their numbers)
+        monkeypatch.setattr(module, "rand_below", lambda st, n: real(st, n)
+                            if stdlib_random.random() < 0.5 else stdlib_random.randrange(n))
     report = small(chance=("sample",))
     assert "replay" in checks(report), report.format()
 
@@ -101,7 +102,7 @@ def test_hash_seed_dependence_is_caught_in_fresh_processes(tmp_path, monkeypatch
         real = ops.rand_below
         def rand_below(st, n):
             return (real(st, n) + hash("rulelang")) % n
-        ops.rand_below = rand_below
+        ops.chance.rand_below = ops.choices.rand_below = rand_below
     """))
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
     report = small(games=1, chance=("sample",), fresh_games=1, hash_seeds=(1, 2))
@@ -266,7 +267,8 @@ def test_engine_side_effects_are_caught_by_the_audit(monkeypatch, tmp_path):
         time.time()
         secret.read_text()
         return real(st, n)
-    monkeypatch.setattr(ops, "rand_below", nosy)
+    for module in (ops.chance, ops.choices):     # (where the ops draw their numbers)
+        monkeypatch.setattr(module, "rand_below", nosy)
     report = small(games=1, chance=("sample",), audit=True)
     hermetic = [f.message for f in report.failures if f.check == "hermetic"]
     assert any("time.time" in m for m in hermetic) and any("secret.txt" in m for m in hermetic)

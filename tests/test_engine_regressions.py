@@ -135,14 +135,14 @@ def test_card_choices_match_the_plain_enumeration():
         total = sum(have.values())
         high = rng.randint(0, total)
         low = rng.randint(0, high)
-        assert ops._multisets(kinds, have, low, high, 10 ** 9) == brute(kinds, have, low, high)
+        assert ops.choices._multisets(kinds, have, low, high, 10 ** 9) == brute(kinds, have, low, high)
     # the iterative path (more than 32 cards)
     kinds = [0, 1, 2]
     have = {0: 20, 1: 20, 2: 1}
-    got = ops._multisets(kinds, have, 39, 41, 10 ** 9)
+    got = ops.choices._multisets(kinds, have, 39, 41, 10 ** 9)
     assert got == brute(kinds, have, 39, 41)
-    assert ops._multisets(list(range(30)), {k: 1 for k in range(30)}, 0, 30, 1000) is None
-    assert len(ops._multisets([7], {7: 5000}, 5000, 5000, 10)[0]) == 5000
+    assert ops.choices._multisets(list(range(30)), {k: 1 for k in range(30)}, 0, 30, 1000) is None
+    assert len(ops.choices._multisets([7], {7: 5000}, 5000, 5000, 10)[0]) == 5000
 
 
 def test_a_choice_of_a_row_no_row_covers_is_an_error_not_a_stuck_game():

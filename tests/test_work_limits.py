@@ -9,6 +9,8 @@ by op)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pathlib
 import random
 
@@ -434,4 +436,4 @@ def test_big_rolls_work_out_their_odds_only_when_asked():
     rolls = [op for code in game.prog.codes for op in code if isinstance(op, ops.RollOp)]
     assert rolls and all(op.dist is None for op in rolls if op.count == 100)
     assert rulelang.loads(phase('x = roll 2d6\nend game "done"')).new_game(
-        seed=1, chance="explicit").legal_moves()[5].probability == ops.Fraction(6, 36)
+        seed=1, chance="explicit").legal_moves()[5].probability == Fraction(6, 36)

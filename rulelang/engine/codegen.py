@@ -44,7 +44,6 @@ import re
 
 from ..errors import RulesetCheckError, RulesetError
 from . import ops as O
-from .ops import LOCALS, PC, PLAYER
 
 #: The Python of each operator of the IR (``ir.BinOp``, ``ir.Compare``,
 #: ``ir.TestDef``, and the first sign of ``+=`` / ``-=``).
@@ -165,6 +164,17 @@ def pure_function(op):
     return env["pure"]
 
 
+#: The state's generator (``ops.rand_below``) at counter ``_r`` with the
+#: state's seed in ``_s``: leaves the 64-bit mix in ``_z``, and
+#: ``(_z ^ (_z >> 31)) * n >> 64`` is then a number below n.
+_SPLITMIX = (f"_z = (_s + _r * {O.GAMMA:#x}) & {O.M64:#x}",
+             f"_z = ((_z ^ (_z >> 30)) * {O.MIX1:#x}) & {O.M64:#x}",
+             f"_z = ((_z ^ (_z >> 27)) * {O.MIX2:#x}) & {O.M64:#x}")
+
+#: Ops that always go on to the next op (written out without a pc check).
+_STRAIGHT = (O.PureOp,)
+
+
 class Runner:
     """Writes the generated function of one code."""
 
@@ -238,8 +248,8 @@ class Runner:
                     self.close_group(group_start, group_end)
                     group_start, group_end = len(self.lines), groups[k]
                 self.emit(_BASE, f"if pc == {k}:")
-            emitter = _EMITTERS.get(type(op))
-            if emitter is None or not emitter(self, k, op):
+            emit = getattr(op, "emit", None)
+            if emit is None or not emit(self, k):
                 self.fallback(k, op)
             open_block = isinstance(op, _STRAIGHT)
         if open_block:
@@ -259,7 +269,12 @@ class Runner:
         self.lines[start:] = ["    " * _BASE + f"if pc < {end}:"] + body
 
     def function(self):
-        text = self.source()
+        name = self.prog.code_names[self.code_id]
+        return self.make(self.source(), function_name(name), name)
+
+    def make(self, text, fn_name, code_name):
+        """The function ``fn_name`` that ``text`` defines, its source in
+        ``linecache`` under ``code_name`` (``register``)."""
         env = _env(self.prog.gen_env)
         env["O"] = self.code
         env["R"] = self.prog.runners
@@ -267,11 +282,31 @@ class Runner:
             self.wheres.append((self.prog.code_names[self.code_id], self.prog.code_pos[self.code_id]))
         env["_W"] = self.wheres
         env["_L"] = line_table(text)
-        name = self.prog.code_names[self.code_id]
-        exec(compile(text, register(self.prog, name, text), "exec"), env)
-        return env[function_name(name)]
+        exec(compile(text, register(self.prog, code_name, text), "exec"), env)
+        return env[fn_name]
 
-    # ------------------------------------------------------------ ops
+    # ------------------------------------------------- for the ops' emit
+
+    #: The depth an op's lines start at (inside the dispatch on the pc).
+    D = _BASE + 1
+    SPLITMIX = _SPLITMIX
+    number = staticmethod(number)
+
+    def cond(self, fn):
+        """Source of a condition (or True when there is none)."""
+        return "True" if fn is None else self.value(fn)
+
+    def push(self, cost=None):
+        """``st.push(_f)`` written out (the depth check raises through
+        ``push``), counting ``cost`` when given (the work of the code it
+        starts, as ``ops.CallOp`` does) with one test for both limits."""
+        if cost is None:
+            return ("st.stack.append(_f)", "if len(st.stack) > st.limits.max_depth:",
+                    "    st.stack.pop()", "    st.push(_f)")
+        return (f"st.steps += {cost}", "st.stack.append(_f)",
+                "if len(st.stack) > st.limits.max_depth or st.steps > _lim:",
+                "    st.stack.pop()", "    st.push(_f)",
+                f"    raise RuleFault({self.const(O.RUNAWAY)} % _lim)")
 
     def fallback(self, k, op, depth=_BASE + 1):
         """Call the op itself; go on where it left the pc."""
@@ -303,278 +338,24 @@ class Runner:
                   f"    raise RuleFault({self.const(O.RUNAWAY)} % _lim)")
 
 
-#: The state's generator (``ops.rand_below``) at counter ``_r`` with the
-#: state's seed in ``_s``: leaves the 64-bit mix in ``_z``, and
-#: ``(_z ^ (_z >> 31)) * n >> 64`` is then a number below n.
-_SPLITMIX = (f"_z = (_s + _r * {O.GAMMA:#x}) & {O.M64:#x}",
-             f"_z = ((_z ^ (_z >> 30)) * {O.MIX1:#x}) & {O.M64:#x}",
-             f"_z = ((_z ^ (_z >> 27)) * {O.MIX2:#x}) & {O.M64:#x}")
 
-def _push(r, cost=None):
-    """``st.push(_f)`` written out (the depth check raises through
-    ``push``), counting ``cost`` when given (the work of the code it
-    starts, as ``ops.CallOp`` does) with one test for both limits."""
-    if cost is None:
-        return ("st.stack.append(_f)", "if len(st.stack) > st.limits.max_depth:",
-                "    st.stack.pop()", "    st.push(_f)")
-    return (f"st.steps += {cost}", "st.stack.append(_f)",
-            "if len(st.stack) > st.limits.max_depth or st.steps > _lim:",
-            "    st.stack.pop()", "    st.push(_f)",
-            f"    raise RuleFault({r.const(O.RUNAWAY)} % _lim)")
-
-#: Ops that always go on to the next op (written out without a pc check).
-_STRAIGHT = (O.PureOp,)
-
-
-# ---------------------------------------------------------------- emitters
-# Each writes op k inline at depth _BASE + 1 and returns True, or returns
-# False to have the op called as it is.  An op other than PureOp
-# must leave ``pc`` set (it ends its block).
-
-def _pure(r, k, op):
-    r.emit(_BASE + 1, *op.lines)
-    return True
-
-
-def _jump(r, k, op):
-    r.jump(_BASE + 1, k, op.target, max(op.cost, 1), op)
-    return True
-
-
-def _jump_unless(r, k, op):
-    cond = r.value(op.cond)
-    r.emit(_BASE + 1, r.at(op), f"if {cond}:", f"    pc = {k + 1}", "else:")
-    r.jump(_BASE + 2, k, op.target)
-    return True
-
-
-def _dispatch(r, k, op):
-    r.emit(_BASE + 1, f"_v = fr[{LOCALS}]",
-           f"pc = {r.const(op.targets)}[_v] if 0 <= _v < {len(op.targets)} else {op.end}")
-    if min(op.targets + [op.end]) <= k:
-        r.back(_BASE + 1)
-    return True
-
-
-def _call(r, k, op):
-    prog = r.prog
-    frame = ", ".join([str(op.code), str(op.start), f"fr[{PLAYER}]"] +
-                      ["None"] * prog.nlocals[op.code])
-    r.emit(_BASE + 1, r.at(op), f"_f = [{frame}]")
-    for i, arg in enumerate(op.args):
-        r.emit(_BASE + 1, f"_f[{LOCALS + i}] = {r.value(arg)}")
-    # The callee's work was counted with this code's, or (a rule that can
-    # call back here) is counted as it starts (``ops.CallOp``).  It runs at
-    # once, inside this function's call; when it ends with this frame on
-    # top again, go on here.  Otherwise (it waits, or the stack changed) the
-    # machine takes over (``State._run``).
-    cost = prog.push_cost[op.code] if op.dynamic else None
-    r.emit(_BASE + 1, f"fr[{PC}] = {k + 1}", *_push(r, cost),
-           f"if not (R[{op.code}] or st.prog.runner({op.code}))(st, _f):", "    return False",
-           "if st.stack[-1] is not fr:", "    return True", f"pc = {k + 1}")
-    return True
-
-
-def _phase(r, k, op):
-    name = r.const(op.name)
-    skip, phase = r.const(f"skips the {op.name} phase"), r.const(f"{op.name} phase")
-    r.emit(_BASE + 1, f"if {name} in st.skips:",
-           "    if st.logging:", f"        st.note(fr[{PLAYER}], 'skip', {skip}, {name})",
-           f"    pc = {op.end}", "else:",
-           "    if st.logging:", f"        st.note(fr[{PLAYER}], 'phase', {phase}, {name})",
-           f"    pc = {k + 1}")
-    if op.end <= k:
-        r.emit(_BASE + 1, f"if pc <= {k}:")
-        r.back(_BASE + 2)
-    return True
-
-
-def _roll(r, k, op):
-    """Dice in sample mode, with the reroll question asked at once."""
-    d = _BASE + 1
-    r.emit(d, "if st.explicit or st.chance_record is not None:")
-    r.fallback(k, op, d + 1)
-    r.emit(d, "else:")
-    d += 1
-    r.emit(d, r.at(op))
-    sides = number(op.sides)
-    if op.count == 1:
-        r.emit(d, "_s = st.seed", "_r = st.rng + 1", *_SPLITMIX,
-               f"_tot = (((_z ^ (_z >> 31)) * {sides}) >> 64) + 1")
-    else:
-        r.emit(d, "_s = st.seed", "_r = st.rng", "_tot = 0", f"for _i in range({number(op.count)}):",
-               "    _r += 1",
-               *["    " + line for line in _SPLITMIX],
-               f"    _tot += (((_z ^ (_z >> 31)) * {sides}) >> 64) + 1")
-    r.emit(d, "st.rng = _r", f"fr[{op.slot}] = _tot",
-           "if st.logging:",
-           f"    st.note(fr[{PLAYER}], 'roll', {r.const(op.why + ': rolled ')} + str(_tot), _tot)")
-    prog = r.prog
-    if prog.reroll is not None:
-        cond = prog.reroll_src
-        if cond is None:
-            cond = f"{r.const(prog.reroll[0])}(st, [None, 0, _tp])"
-        r.emit(d, "_tp = st.turn_player", f"if _tp is not None and {cond}:",
-               f"    st.wait({O.WAIT_DECISION}, _tp)", "    st.rerolling = True",
-               f"    fr[{PC}] = {k}", "    return False")
-    r.emit(d, f"pc = {k + 1}")
-    return True
-
-
-def _draw(r, k, op):
-    """Draws in sample mode with nothing to log or record: one loop."""
-    d = _BASE + 1
-    if op.hooks:
-        return False
-    r.emit(d, "if st.explicit or st.logging or st.chance_record is not None:")
-    r.fallback(k, op, d + 1)
-    # The same draws as DrawOp.run (same generator steps, same cards, same
-    # pile order), in one loop.
-    r.emit(d, "else:")
-    d += 1
-    r.emit(d, r.at(op), f"_src = st.piles[{r.value(op.src)}]",
-           f"_dst = st.piles[{r.value(op.dst)}]",
-           f"_left = fr[{op.count}]", "_s = st.seed", "_r = st.rng",
-           "while _left > 0:", "    _n = len(_src)", "    if not _n:")
-    if op.refill is None:
-        r.emit(d + 2, "break")
-    else:
-        # A refill counts the cards it moves and the draws it makes
-        # possible (``ops.DrawOp``).
-        r.emit(d + 2, f"_rf = st.piles[{op.refill}]", "if not _rf:", "    break",
-               "_src.extend(_rf)", "_rf.clear()", "_n = len(_src)")
-        r.spend(d + 2, f"_n + {O.LOG} + {r.const(O.draw_work)}(_left, _n, {op.per_card})")
-    r.emit(d + 1, "if _n > 1:", "    _r += 1", *["    " + line for line in _SPLITMIX],
-           "    _i = _src.index(_src[((_z ^ (_z >> 31)) * _n) >> 64])",
-           "else:", "    _i = 0",
-           "_c = _src[_i]", "_src[_i] = _src[-1]", "_src.pop()", "_dst.append(_c)", "_left -= 1")
-    r.emit(d, "st.rng = _r", f"fr[{op.count}] = 0", f"pc = {k + 1}")
-    return True
-
-
-def _next_turn(r, k, op):
-    """The turn loop (``ops.NextTurnOp``) written out: the endings, the
-    next seat whose turn it is, its per-turn values, and the turn's frame."""
-    prog, d = r.prog, _BASE + 1
-
-    def endings(depth):
-        r.emit(depth, "_p = st.turn_player or 0")
-        for (name, fn), src in zip(prog.endings, prog.endings_src):
-            cond = src if src is not None else f"{r.const(fn)}(st, [None, 0, _p])"
-            r.emit(depth, f"if {cond}:", f"    st.finish({r.const(name)})", "    return False")
-
-    def first(depth):
-        r.emit(depth, f"_first = {prog.first_seat_src}")
-
-    r.emit(d, r.at(op))
-    endings(d)
-    r.emit(d, "if st.round == 0:", "    st.round = 1", "_n = st.n", "_idle = 0")
-    first(d)
-    r.emit(d, "while True:", "    st.order_pos += 1", "    if st.order_pos >= _n:",
-           "        st.order_pos = 0", "        st.round += 1")
-    endings(d + 2)      # a new round: an end that counts rounds may fire now
-    first(d + 2)
-    r.emit(d + 1, "_seat = (_first + st.order_pos) % _n")
-    if prog.turn_when is not None:
-        when = prog.turn_when_src or f"{r.const(prog.turn_when)}(st, [None, 0, _seat])"
-        none_can = r.const("no player can take a turn (the turn's 'when' condition is false "
-                           "for everyone)")
-        r.emit(d + 1, f"if {when}:", "    break", "_idle += 1",
-               "if _idle > st.limits.max_idle_seats:", f"    raise RuleFault({none_can})")
-        if prog.idle_cost > O.FEW_IDLE:
-            r.spend(d + 1, prog.idle_cost)
-    else:
-        r.emit(d + 1, "break")
-    r.emit(d, "st.turn_player = _seat")
-    for (slot, fn), src in zip(prog.turn_init, prog.turn_init_src):
-        value = src if src is not None else f"{r.const(fn)}(st, [None, 0, _seat])"
-        r.emit(d, f"st.v[_seat * {prog.K} + {slot}] = {value}")
-    frame = ", ".join([str(prog.turn_code), "0", "_seat"] + ["None"] * prog.nlocals[prog.turn_code])
-    # The turn runs at once, inside this call (as a rule called does).  Its
-    # work is counted as it begins, with that of the seats passed over if
-    # they were few steps each (``ops.NextTurnOp``).
-    tc = prog.turn_code
-    turn_cost = prog.turn_cost
-    if prog.turn_when is not None and prog.idle_cost <= O.FEW_IDLE:
-        turn_cost = f"{turn_cost} + _idle * {prog.idle_cost}"
-    r.emit(d, "st.skips = ()", "st.test = None", "if st.logging:",
-           "    st.note(_seat, 'turn', f'round {st.round}: P{_seat}\\'s turn', _seat)",
-           f"fr[{PC}] = {k}", f"_f = [{frame}]", *_push(r, turn_cost),
-           f"if not (R[{tc}] or st.prog.runner({tc}))(st, _f):", "    return False",
-           "if st.stack[-1] is not fr:", "    return True", "continue")
-    return True
-
-
-def _wait_for_choice(r, k, op):
-    """An op whose ``run`` only waits for its player's decision (one that
-    must first check that its player sees the cards, ``op.guard``, is
-    called as it is)."""
-    if op.guard:
-        return False
-    r.emit(_BASE + 1, f"st.waiting = {O.WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
-           f"fr[{PC}] = {k}", "return False")
-    return True
-
-
-def _cond(r, fn):
-    """Source of a condition (or True when there is none)."""
-    return "True" if fn is None else r.value(fn)
-
-
-def _each_piece(r, k, op):
-    """One step of a 'for each' over pieces (``ops.ForEachPieceOp``)."""
-    r.emit(_BASE + 1, r.at(op), f"_i = fr[{op.work}] or 0", f"while _i < {number(op.n)}:",
-           f"    fr[{op.var}] = _i", "    _i += 1", f"    if {_cond(r, op.cond)}:",
-           f"        fr[{op.work}] = _i", f"        pc = {k + 1}", "        break",
-           "else:", f"    fr[{op.work}] = None", f"    pc = {op.end}")
-    return True
-
-
-def _each_card(r, k, op):
-    """One step of a 'for each' over the cards of a pile (``ops.ForEachCardOp``)."""
-    r.emit(_BASE + 1, r.at(op), f"_w = fr[{op.work}]",
-           f"_cards, _i = (tuple(st.piles[{r.value(op.pile)}]), 0) if _w is None else _w",
-           "while _i < len(_cards):", f"    fr[{op.var}] = _cards[_i]", "    _i += 1",
-           f"    if {_cond(r, op.cond)}:", f"        fr[{op.work}] = (_cards, _i)",
-           f"        pc = {k + 1}", "        break",
-           "else:", f"    fr[{op.work}] = None", f"    pc = {op.end}")
-    return True
-
-
-def _counter(r, k, op):
-    """One step of a 'repeat N times' (``ops.CounterOp``)."""
-    r.emit(_BASE + 1, r.at(op), f"_w = fr[{op.work}]", "if _w is None:",
-           f"    _w = {r.value(op.times)}", "if _w <= 0:", f"    fr[{op.work}] = None",
-           f"    pc = {op.end}", "else:", f"    fr[{op.work}] = _w - 1", f"    pc = {k + 1}")
-    return True
-
-
-def _clear(r, k, op):
-    """'stop' in a loop that waits (``ops.ClearOp``)."""
-    if op.restore is not None:
-        r.emit(_BASE + 1, f"fr[{PLAYER}] = fr[{op.restore}]")
-    for slot in op.slots:
-        r.emit(_BASE + 1, f"fr[{slot}] = None")
-    r.jump(_BASE + 1, k, op.target)
-    return True
-
-
-_EMITTERS = {
-    O.ForEachPieceOp: _each_piece,
-    O.ForEachCardOp: _each_card,
-    O.CounterOp: _counter,
-    O.ClearOp: _clear,
-    O.ChooseCardsOp: _wait_for_choice,
-    O.NextTurnOp: _next_turn,
-    O.PureOp: _pure,
-    O.Jump: _jump,
-    O.JumpUnless: _jump_unless,
-    O.DispatchOp: _dispatch,
-    O.CallOp: _call,
-    O.PhaseOp: _phase,
-    O.RollOp: _roll,
-    O.DrawOp: _draw,
-}
+def standalone(prog, code_id, k):
+    """Op ``k`` of code ``code_id`` as a function of its own, made from the
+    very lines generated code writes for it (``op.emit``): how an op whose
+    behaviour is only its emitted code (the turn loop) runs op by op.  A
+    jump back (``continue``) leaves the one-pass loop: the pc is stored and
+    the machine goes on from it."""
+    r = Runner(prog, code_id)
+    op = r.code[k]
+    name = f"{function_name(prog.code_names[code_id])}_op{k}"
+    r.emit(0, f"def {name}(st, fr):", "    pc = fr[1]", "    _lim = st.limits.max_steps",
+           "    try:", "        for _once in (0,):", "            if True:")
+    if not op.emit(r, k):
+        raise AssertionError(f"{type(op).__name__} has no code of its own to run alone")
+    r.emit(2, "fr[1] = pc", "return True")
+    r.emit(1, "except (RulesetError, PureFault):", "    raise   # from a rule called here",
+           "except Exception as e:", f"    {_FAULT}")
+    return r.make("\n".join(r.lines) + "\n", name, f"{prog.code_names[code_id]}, op {k}")
 
 
 #: A code whose generated function would be longer than this many lines is

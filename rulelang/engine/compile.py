@@ -144,7 +144,6 @@ class Program:
         self.reroll = None
         self.reroll_src = None
         self.turn_when = None
-        self.turn_first = None
         # Generated code (``Source``, ``PureBlock``, ``codegen``): one list of
         # constants ``C`` and one counter of temporaries for the program, so
         # any generated fragment is valid inside any generated function.
@@ -164,6 +163,7 @@ class Program:
         self.card_tables = {}  # (property, default) -> its value for each card (``card_table``)
         self.card_ids = None   # card name -> its ids (``cards_named``)
         self.track_tables = {}  # (track, value) -> {space: that value}
+        self.op_functions = {}  # (code, pc) -> an op run alone (``op_function``)
         self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
         #: What can be filled in only once every code is built (a choice of a
         #: table's rows needs where the table's rows start): run by compile_ruleset.
@@ -228,6 +228,14 @@ class Program:
                 self.card_ids.setdefault(n, []).append(i)
         return self.card_ids.get(name, [])
 
+    def op_function(self, code_id, k):
+        """Op ``k`` of a code run alone from its generated lines
+        (``codegen.standalone``), made once."""
+        fn = self.op_functions.get((code_id, k))
+        if fn is None:
+            fn = self.op_functions[code_id, k] = codegen.standalone(self, code_id, k)
+        return fn
+
     def runner(self, code_id):
         """The generated function of code ``code_id`` (``codegen``), made
         the first time the code runs."""
@@ -235,15 +243,16 @@ class Program:
         return fn
 
     def _first_seat_src(self):
-        """Source of the seat that plays first, as ``State.first_seat``
-        works it out (for the turn loop and 'for each player' loops)."""
+        """Source of the seat that plays first (for the turn loop and 'for
+        each player' loops): the turn's 'first', when it is a seat, else 0."""
         turn = self.rs.turn
         if turn is None or turn.first is None:
             return "0"
-        source = Source(Ctx(self, None, "the turn"))
+        ctx = Ctx(self, None, "the turn")
+        source = Source(ctx)
         src = source.src_for_player(turn.first, "0")
-        if src is None:
-            return "st.first_seat()"
+        if src is None:     # (it needs a frame: asked about the first seat)
+            src = f"{source.const(ctx.expr(turn.first))}(st, [None, 0, 0])"
         t = source.temp()
         return f"({t} if type({t} := {src}) is int and 0 <= {t} < st.n else 0)"
 
@@ -271,6 +280,7 @@ class Program:
                                 None if s.max is None else self.const_value(s.max))
                        for s in rs.stats}
         self.first_seat_src = self._first_seat_src()
+        self.first_seat = compiled(self.first_seat_src, self.gen_env)
         # Reserve code ids first so calls can refer to them.
         work = self.work
         self.main_code = self._new_code("the game")
@@ -345,8 +355,6 @@ class Program:
         main.append(O.CallOp(where, self.setup_code))
         if rs.turn is not None:
             tctx = Ctx(self, None, "the turn")
-            if rs.turn.first is not None:
-                self.turn_first = tctx.expr(rs.turn.first)
             if rs.turn.when is not None:
                 self.turn_when = tctx.cond_expr(rs.turn.when)
             self._build_turn(rs.turn)

@@ -559,37 +559,11 @@ class State:
                 f"rules call each other more than {self.limits.max_depth} levels deep "
                 f"(endless recursion?) while starting {name}", self.prog.source)
 
-    def first_seat(self):
-        f = self.prog.turn_first
-        if f is None:
-            return 0
-        v = f(self, [None, 0, 0])
-        return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < self.n else 0
-
-    def start_turn(self, seat):
-        prog = self.prog
-        self.turn_player = seat
-        K = prog.K
-        probe = [None, 0, seat]
-        for k, init in prog.turn_init:
-            self.v[seat * K + k] = init(self, probe)
-        self.skips = ()
-        self.test = None
-        self.note(seat, "turn", f"round {self.round}: P{seat}'s turn", seat)
-
     def end_turn(self):
         main = self.prog.main_code
         stack = self.stack
         while len(stack) > 1 and stack[-1][CODE] != main:
             stack.pop()
-
-    def check_endings(self):
-        probe = [None, 0, self.turn_player or 0]
-        for name, cond in self.prog.endings:
-            if cond(self, probe):
-                self.finish(name)
-                return True
-        return False
 
     def finish(self, ending):
         self.over = ending

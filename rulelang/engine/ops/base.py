@@ -247,6 +247,10 @@ class PureOp(Op):
         fr[PC] += 1
         return True
 
+    def emit(self, r, k):
+        r.emit(r.D, *self.lines)
+        return True
+
 
 def fault(st, op, e):
     """The ``RulesetRuntimeError`` for exception ``e`` raised inside ``op``:

@@ -92,6 +92,37 @@ class RollOp(Op):
         st.waiting = WAIT_NONE
         return self.got(st, fr, data)
 
+    def emit(self, r, k):
+        """Dice in sample mode, with the reroll question asked at once."""
+        d = r.D
+        r.emit(d, "if st.explicit or st.chance_record is not None:")
+        r.fallback(k, self, d + 1)
+        r.emit(d, "else:")
+        d += 1
+        r.emit(d, r.at(self))
+        sides = r.number(self.sides)
+        if self.count == 1:
+            r.emit(d, "_s = st.seed", "_r = st.rng + 1", *r.SPLITMIX,
+                   f"_tot = (((_z ^ (_z >> 31)) * {sides}) >> 64) + 1")
+        else:
+            r.emit(d, "_s = st.seed", "_r = st.rng", "_tot = 0", f"for _i in range({r.number(self.count)}):",
+                   "    _r += 1",
+                   *["    " + line for line in r.SPLITMIX],
+                   f"    _tot += (((_z ^ (_z >> 31)) * {sides}) >> 64) + 1")
+        r.emit(d, "st.rng = _r", f"fr[{self.slot}] = _tot",
+               "if st.logging:",
+               f"    st.note(fr[{PLAYER}], 'roll', {r.const(self.why + ': rolled ')} + str(_tot), _tot)")
+        prog = r.prog
+        if prog.reroll is not None:
+            cond = prog.reroll_src
+            if cond is None:
+                cond = f"{r.const(prog.reroll[0])}(st, [None, 0, _tp])"
+            r.emit(d, "_tp = st.turn_player", f"if _tp is not None and {cond}:",
+                   f"    st.wait({WAIT_DECISION}, _tp)", "    st.rerolling = True",
+                   f"    fr[{PC}] = {k}", "    return False")
+        r.emit(d, f"pc = {k + 1}")
+        return True
+
 
 @functools.lru_cache(maxsize=64)
 def _sum_distribution(count, sides):
@@ -282,7 +313,35 @@ class DrawOp(Op):
             return True
         return self.run(st, fr)
 
-
+    def emit(self, r, k):
+        """Draws in sample mode with nothing to log or record: one loop."""
+        d = r.D
+        if self.hooks:
+            return False
+        r.emit(d, "if st.explicit or st.logging or st.chance_record is not None:")
+        r.fallback(k, self, d + 1)
+        # The same draws as DrawOp.run (same generator steps, same cards, same
+        # pile order), in one loop.
+        r.emit(d, "else:")
+        d += 1
+        r.emit(d, r.at(self), f"_src = st.piles[{r.value(self.src)}]",
+               f"_dst = st.piles[{r.value(self.dst)}]",
+               f"_left = fr[{self.count}]", "_s = st.seed", "_r = st.rng",
+               "while _left > 0:", "    _n = len(_src)", "    if not _n:")
+        if self.refill is None:
+            r.emit(d + 2, "break")
+        else:
+            # A refill counts the cards it moves and the draws it makes
+            # possible (``ops.DrawOp``).
+            r.emit(d + 2, f"_rf = st.piles[{self.refill}]", "if not _rf:", "    break",
+                   "_src.extend(_rf)", "_rf.clear()", "_n = len(_src)")
+            r.spend(d + 2, f"_n + {LOG} + {r.const(draw_work)}(_left, _n, {self.per_card})")
+        r.emit(d + 1, "if _n > 1:", "    _r += 1", *["    " + line for line in r.SPLITMIX],
+               "    _i = _src.index(_src[((_z ^ (_z >> 31)) * _n) >> 64])",
+               "else:", "    _i = 0",
+               "_c = _src[_i]", "_src[_i] = _src[-1]", "_src.pop()", "_dst.append(_c)", "_left -= 1")
+        r.emit(d, "st.rng = _r", f"fr[{self.count}] = 0", f"pc = {k + 1}")
+        return True
 
 
 class PoolOp(Op):

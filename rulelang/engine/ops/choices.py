@@ -139,6 +139,16 @@ class ChooseCardsOp(ChoiceOp):
         names = st.prog.card_names
         return ", ".join(names[c] for c in value) if value else "nothing"
 
+    def emit(self, r, k):
+        """An op whose ``run`` only waits for its player's decision (one that
+        must first check that its player sees the cards, ``self.guard``, is
+        called as it is)."""
+        if self.guard:
+            return False
+        r.emit(r.D, f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
+               f"fr[{PC}] = {k}", "return False")
+        return True
+
 
 #: The most moves one op's cache of card choices keeps (then it starts
 #: again): hands repeat, but a cache of every hand seen must not grow

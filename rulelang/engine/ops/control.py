@@ -3,6 +3,8 @@ loop (the machine's ``run`` of each, and its generated code, ``emit``)."""
 
 from __future__ import annotations
 
+import functools
+
 from .base import CODE, FEW_IDLE, LOCALS, PC, PLAYER, Op, spend
 
 
@@ -23,6 +25,10 @@ class Jump(Op):
         fr[PC] = self.target
         return True
 
+    def emit(self, r, k):
+        r.jump(r.D, k, self.target, max(self.cost, 1), self)
+        return True
+
 
 class JumpUnless(Op):
     __slots__ = ("cond", "target")
@@ -39,6 +45,12 @@ class JumpUnless(Op):
             fr[PC] = self.target
         return True
 
+    def emit(self, r, k):
+        cond = r.value(self.cond)
+        r.emit(r.D, r.at(self), f"if {cond}:", f"    pc = {k + 1}", "else:")
+        r.jump(r.D + 1, k, self.target)
+        return True
+
 
 class DispatchOp(Op):
     """Go to the row of a table that the roll in local 0 names."""
@@ -52,6 +64,13 @@ class DispatchOp(Op):
     def run(self, st, fr):
         v = fr[LOCALS]
         fr[PC] = self.targets[v] if 0 <= v < len(self.targets) else self.end
+        return True
+
+    def emit(self, r, k):
+        r.emit(r.D, f"_v = fr[{LOCALS}]",
+               f"pc = {r.const(self.targets)}[_v] if 0 <= _v < {len(self.targets)} else {self.end}")
+        if min(self.targets + [self.end]) <= k:
+            r.back(r.D)
         return True
 
 
@@ -79,6 +98,24 @@ class CallOp(Op):
             frame[LOCALS + i] = arg(st, fr)
         fr[PC] += 1
         st.push(frame)
+        return True
+
+    def emit(self, r, k):
+        prog = r.prog
+        frame = ", ".join([str(self.code), str(self.start), f"fr[{PLAYER}]"] +
+                          ["None"] * prog.nlocals[self.code])
+        r.emit(r.D, r.at(self), f"_f = [{frame}]")
+        for i, arg in enumerate(self.args):
+            r.emit(r.D, f"_f[{LOCALS + i}] = {r.value(arg)}")
+        # The callee's work was counted with this code's, or (a rule that can
+        # call back here) is counted as it starts (``ops.CallOp``).  It runs at
+        # once, inside this function's call; when it ends with this frame on
+        # top again, go on here.  Otherwise (it waits, or the stack changed) the
+        # machine takes over (``State._run``).
+        cost = prog.push_cost[self.code] if self.dynamic else None
+        r.emit(r.D, f"fr[{PC}] = {k + 1}", *r.push(cost),
+               f"if not (R[{self.code}] or st.prog.runner({self.code}))(st, _f):", "    return False",
+               "if st.stack[-1] is not fr:", "    return True", f"pc = {k + 1}")
         return True
 
 
@@ -134,6 +171,16 @@ class ForEachCardOp(Op):
         fr[PC] = self.end
         return True
 
+    def emit(self, r, k):
+        """One step of a 'for each' over the cards of a pile (``ops.ForEachCardOp``)."""
+        r.emit(r.D, r.at(self), f"_w = fr[{self.work}]",
+               f"_cards, _i = (tuple(st.piles[{r.value(self.pile)}]), 0) if _w is None else _w",
+               "while _i < len(_cards):", f"    fr[{self.var}] = _cards[_i]", "    _i += 1",
+               f"    if {r.cond(self.cond)}:", f"        fr[{self.work}] = (_cards, _i)",
+               f"        pc = {k + 1}", "        break",
+               "else:", f"    fr[{self.work}] = None", f"    pc = {self.end}")
+        return True
+
 
 class ForEachPieceOp(Op):
     """Step a ``for each PIECES as x`` loop: local ``work`` holds the index
@@ -159,6 +206,14 @@ class ForEachPieceOp(Op):
         fr[PC] = self.end
         return True
 
+    def emit(self, r, k):
+        """One step of a 'for each' over pieces (``ops.ForEachPieceOp``)."""
+        r.emit(r.D, r.at(self), f"_i = fr[{self.work}] or 0", f"while _i < {r.number(self.n)}:",
+               f"    fr[{self.var}] = _i", "    _i += 1", f"    if {r.cond(self.cond)}:",
+               f"        fr[{self.work}] = _i", f"        pc = {k + 1}", "        break",
+               "else:", f"    fr[{self.work}] = None", f"    pc = {self.end}")
+        return True
+
 
 class ForEachOp(Op):
     """Step a ``for each player`` loop.  Local ``work`` holds (seats looked
@@ -176,7 +231,7 @@ class ForEachOp(Op):
     def run(self, st, fr):
         work = fr[self.work]
         if work is None:
-            i, first = 0, st.first_seat()
+            i, first = 0, st.prog.first_seat(st, fr)
             fr[self.saved] = fr[PLAYER]
         else:
             i, first = work
@@ -224,6 +279,13 @@ class CounterOp(Op):
         fr[PC] += 1
         return True
 
+    def emit(self, r, k):
+        """One step of a 'repeat N times' (``ops.CounterOp``)."""
+        r.emit(r.D, r.at(self), f"_w = fr[{self.work}]", "if _w is None:",
+               f"    _w = {r.value(self.times)}", "if _w <= 0:", f"    fr[{self.work}] = None",
+               f"    pc = {self.end}", "else:", f"    fr[{self.work}] = _w - 1", f"    pc = {k + 1}")
+        return True
+
 
 class ClearOp(Op):
     """Reset a loop's work local (used by ``stop``) and jump."""
@@ -240,6 +302,15 @@ class ClearOp(Op):
         for s in self.slots:
             fr[s] = None
         fr[PC] = self.target
+        return True
+
+    def emit(self, r, k):
+        """'stop' in a loop that waits (``ops.ClearOp``)."""
+        if self.restore is not None:
+            r.emit(r.D, f"fr[{PLAYER}] = fr[{self.restore}]")
+        for slot in self.slots:
+            r.emit(r.D, f"fr[{slot}] = None")
+        r.jump(r.D, k, self.target)
         return True
 
 
@@ -293,49 +364,96 @@ class PhaseOp(Op):
             fr[PC] += 1
         return True
 
+    def emit(self, r, k):
+        name = r.const(self.name)
+        skip, phase = r.const(f"skips the {self.name} phase"), r.const(f"{self.name} phase")
+        r.emit(r.D, f"if {name} in st.skips:",
+               "    if st.logging:", f"        st.note(fr[{PLAYER}], 'skip', {skip}, {name})",
+               f"    pc = {self.end}", "else:",
+               "    if st.logging:", f"        st.note(fr[{PLAYER}], 'phase', {phase}, {name})",
+               f"    pc = {k + 1}")
+        if self.end <= k:
+            r.emit(r.D, f"if pc <= {k}:")
+            r.back(r.D + 1)
+        return True
+
+
+def _endings(r, depth):
+    """The endings, in order: the first that holds ends the game (asked
+    about the player whose turn it is, or the first seat before any)."""
+    prog = r.prog
+    r.emit(depth, "_p = st.turn_player or 0")
+    for (name, fn), src in zip(prog.endings, prog.endings_src):
+        cond = src if src is not None else f"{r.const(fn)}(st, [None, 0, _p])"
+        r.emit(depth, f"if {cond}:", f"    st.finish({r.const(name)})", "    return False")
+
 
 class NextTurnOp(Op):
     """The turn loop: check the endings, find the next player to take a
-    turn, reset their per-turn values, and run the turn."""
+    turn, reset their per-turn values, and run the turn.  It is written
+    once, as the Python of ``emit``: generated code has it inline, and the
+    op run alone (op by op) runs the same lines as a function of their own
+    (``codegen.standalone``)."""
 
     def run(self, st, fr):
-        game = st.prog
-        if st.check_endings():
-            return False
-        if st.round == 0:
-            st.round = 1
-        n = st.n
-        idle = 0
-        when = game.turn_when
-        first = st.first_seat()
-        while True:
-            st.order_pos += 1
-            if st.order_pos >= n:
-                st.order_pos = 0
-                st.round += 1
-                # A new round begins: an end that counts rounds may fire now.
-                if st.check_endings():
-                    return False
-                first = st.first_seat()
-            seat = (first + st.order_pos) % n
-            if when is None or when(st, [None, 0, seat]):
-                break
-            idle += 1
-            if idle > st.limits.max_idle_seats:
-                raise self.error(st, "no player can take a turn (the turn's 'when' "
-                                 "condition is false for everyone)")
-            if game.idle_cost > FEW_IDLE:
-                spend(st, game.idle_cost)
-        spend(st, game.turn_cost + (idle * game.idle_cost if game.idle_cost <= FEW_IDLE else 0))
-        st.start_turn(seat)
-        st.push([game.turn_code, 0, seat] + [None] * game.nlocals[game.turn_code])
+        return st.prog.op_function(fr[CODE], fr[PC])(st, fr)
+
+    def emit(self, r, k):
+        """The endings, the next seat whose turn it is (passing over those
+        the turn's 'when' refuses), its per-turn values, and the turn's frame."""
+        prog, d = r.prog, r.D
+        endings = functools.partial(_endings, r)
+
+        def first(depth):
+            r.emit(depth, f"_first = {prog.first_seat_src}")
+
+        r.emit(d, r.at(self))
+        endings(d)
+        r.emit(d, "if st.round == 0:", "    st.round = 1", "_n = st.n", "_idle = 0")
+        first(d)
+        r.emit(d, "while True:", "    st.order_pos += 1", "    if st.order_pos >= _n:",
+               "        st.order_pos = 0", "        st.round += 1")
+        endings(d + 2)      # a new round: an end that counts rounds may fire now
+        first(d + 2)
+        r.emit(d + 1, "_seat = (_first + st.order_pos) % _n")
+        if prog.turn_when is not None:
+            when = prog.turn_when_src or f"{r.const(prog.turn_when)}(st, [None, 0, _seat])"
+            none_can = r.const("no player can take a turn (the turn's 'when' condition is false "
+                               "for everyone)")
+            r.emit(d + 1, f"if {when}:", "    break", "_idle += 1",
+                   "if _idle > st.limits.max_idle_seats:", f"    raise RuleFault({none_can})")
+            if prog.idle_cost > FEW_IDLE:
+                r.spend(d + 1, prog.idle_cost)
+        else:
+            r.emit(d + 1, "break")
+        r.emit(d, "st.turn_player = _seat")
+        for (slot, fn), src in zip(prog.turn_init, prog.turn_init_src):
+            value = src if src is not None else f"{r.const(fn)}(st, [None, 0, _seat])"
+            r.emit(d, f"st.v[_seat * {prog.K} + {slot}] = {value}")
+        frame = ", ".join([str(prog.turn_code), "0", "_seat"] + ["None"] * prog.nlocals[prog.turn_code])
+        # The turn runs at once, inside this call (as a rule called does).  Its
+        # work is counted as it begins, with that of the seats passed over if
+        # they were few steps each (``ops.NextTurnOp``).
+        tc = prog.turn_code
+        turn_cost = prog.turn_cost
+        if prog.turn_when is not None and prog.idle_cost <= FEW_IDLE:
+            turn_cost = f"{turn_cost} + _idle * {prog.idle_cost}"
+        r.emit(d, "st.skips = ()", "st.test = None", "if st.logging:",
+               "    st.note(_seat, 'turn', f'round {st.round}: P{_seat}\\'s turn', _seat)",
+               f"fr[{PC}] = {k}", f"_f = [{frame}]", *r.push(turn_cost),
+               f"if not (R[{tc}] or st.prog.runner({tc}))(st, _f):", "    return False",
+               "if st.stack[-1] is not fr:", "    return True", "continue")
         return True
 
 
 class NoTurnOp(Op):
-    """A ruleset with no turn: the game ends after setup."""
+    """A ruleset with no turn: the game ends after setup (by an ending that
+    holds, or as 'setup complete')."""
 
     def run(self, st, fr):
-        if not st.check_endings():
-            st.finish("setup complete")
-        return False
+        return st.prog.op_function(fr[CODE], fr[PC])(st, fr)
+
+    def emit(self, r, k):
+        _endings(r, r.D)
+        r.emit(r.D, f"st.finish({r.const('setup complete')})", "return False")
+        return True
