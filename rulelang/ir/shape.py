@@ -9,7 +9,7 @@ are ints (never bools, floats or strings) within ``Limits.max_number``,
 words from each field's fixed list, names that are the grammar's
 identifiers, texts without quotes or line breaks, node kinds of the right
 union — and no more values or nesting than the limits allow.  The checker
-(``rulelang.check``) then judges what it means.  ``schema.py`` publishes
+(``rulelang.check``) then judges what it means.  ``schema`` publishes
 the same facts as JSON Schema; the tests hold the two to agree.
 
 The walk uses no recursion, so any depth of input is safe to look at.
@@ -24,22 +24,16 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import attrs
 
-from . import ir
-from .documents import Odd
-from .limits import DEFAULT, Limits
+from ..documents import Odd
+from ..limits import DEFAULT, Limits
+from . import nodes
+from .walk import NODE_CLASSES
 
 #: The serialized form's version (``serialize.FORMAT`` re-exports it).
 FORMAT = "rulelang-ir/1"
 
-NODE_CLASSES: Dict[str, type] = {
-    name: cls for name, cls in vars(ir).items()
-    if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == ir.__name__
-}
-for _cls in NODE_CLASSES.values():
-    attrs.resolve_types(_cls, globalns=vars(ir))
-
-_NAME = re.compile(ir.NAME_PATTERN)
-_TEXT = re.compile(ir.TEXT_PATTERN)
+_NAME = re.compile(nodes.NAME_PATTERN)
+_TEXT = re.compile(nodes.TEXT_PATTERN)
 
 #: The largest number of problems reported for one document.
 MAX_PROBLEMS = 50
@@ -62,14 +56,14 @@ def _spec(t: Any, meta: Any) -> Spec:
     if t is str:
         enum = meta.get("enum")
         return ("str", meta.get("string"), frozenset(enum) if enum else None)
-    if t is ir.Pos:
+    if t is nodes.Pos:
         return ("pos",)
     if isinstance(t, type) and t in NODE_CLASSES.values():
         return ("node", frozenset((t.__name__,)))
     origin, args = typing.get_origin(t), typing.get_args(t)
     if origin is Union:
         rest = [a for a in args if a is not type(None)]
-        if rest == [ir.Pos]:
+        if rest == [nodes.Pos]:
             return ("pos",)     # null or [line, column]
         if all(a in NODE_CLASSES.values() for a in rest):
             inner: Spec = ("node", frozenset(a.__name__ for a in rest))
@@ -87,10 +81,10 @@ def _spec(t: Any, meta: Any) -> Spec:
 def fields_of(kind: str) -> Dict[str, Tuple[Spec, bool]]:
     """{field: (spec, required)} of a node kind, as its data holds it."""
     cls = NODE_CLASSES[kind]
-    hints = typing.get_type_hints(cls, vars(ir))
+    hints = typing.get_type_hints(cls, vars(nodes))
     out = {}
     for f in attrs.fields(cls):
-        if cls is ir.Ruleset and f.name in ("filename", "source"):
+        if cls is nodes.Ruleset and f.name in ("filename", "source"):
             continue
         out[f.name] = (_spec(hints[f.name], f.metadata), f.default is attrs.NOTHING)
     return out
@@ -252,7 +246,7 @@ def _walk(root: Any, root_spec: Spec, out: List[Tuple[Path, str]], limits: Limit
 
 
 def _union_name(kinds: Any) -> str:
-    stmts = {c.__name__ for c in typing.get_args(ir.Stmt)}
+    stmts = {c.__name__ for c in typing.get_args(nodes.Stmt)}
     return "statement" if kinds == stmts else "expression"
 
 

@@ -14,23 +14,23 @@ sees it (cattrs alone would turn "1", 1.5 or true into the integer 1).
 from __future__ import annotations
 
 import typing
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import cattrs
 
-from . import ir, shape
-from .errors import Diagnostic, RulesetSyntaxError, source_line
-from .limits import Limits
+from ..errors import Diagnostic, RulesetSyntaxError, source_line
+from ..limits import Limits
+from . import nodes, shape
+from .walk import NODE_CLASSES
 
 #: The serialized form's version; bump when the shape changes.
 FORMAT = shape.FORMAT
 
-NODE_CLASSES: Dict[str, type] = shape.NODE_CLASSES
+__all__ = ["CONVERTER", "FORMAT", "NODE_CLASSES", "Locate", "dumps", "from_data", "make_converter",
+           "to_data"]
 
-_UNIONS = [ir.Expr, ir.Stmt, Union[ir.Name, ir.Attr]]
 
-
-def _is_node_union(t) -> bool:
+def _is_node_union(t: Any) -> bool:
     """A union of node classes (maybe with None): tagged by ``kind``."""
     if typing.get_origin(t) is not Union:
         return False
@@ -41,33 +41,33 @@ def _is_node_union(t) -> bool:
 def make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True)
 
-    def unstructure_pos(pos):
+    def unstructure_pos(pos: Optional[nodes.Pos]) -> Optional[List[int]]:
         return None if pos is None else [pos.line, pos.column]
 
-    def structure_pos(value, _):
+    def structure_pos(value: Any, _: Any) -> Optional[nodes.Pos]:
         if value is None:
             return None
         line, column = value
-        return ir.Pos(int(line), int(column))
+        return nodes.Pos(int(line), int(column))
 
-    conv.register_unstructure_hook(ir.Pos, unstructure_pos)
-    conv.register_structure_hook(ir.Pos, structure_pos)
+    conv.register_unstructure_hook(nodes.Pos, unstructure_pos)
+    conv.register_structure_hook(nodes.Pos, structure_pos)
 
     # Each class's function is made on first use, once every class has its
     # hook, so a field of any node type (declared before or after) is tagged.
     made: Dict[type, Any] = {}
     for cls in NODE_CLASSES.values():
-        if cls is ir.Pos:
+        if cls is nodes.Pos:
             continue
 
-        def unstructure(node, cls=cls, name=cls.__name__):
+        def unstructure(node: Any, cls: type = cls, name: str = cls.__name__) -> Dict[str, Any]:
             base = made.get(cls)
             if base is None:
                 base = made[cls] = cattrs.gen.make_dict_unstructure_fn(cls, conv)
             return {"kind": name, **base(node)}
         conv.register_unstructure_hook(cls, unstructure)
 
-    def structure_union(value, t):
+    def structure_union(value: Any, t: Any) -> Any:
         if value is None and type(None) in typing.get_args(t):
             return None
         if not isinstance(value, dict) or "kind" not in value:
@@ -81,11 +81,13 @@ def make_converter() -> cattrs.Converter:
     conv.register_structure_hook_func(_is_node_union, structure_union)
 
     for cls in NODE_CLASSES.values():
-        if cls is ir.Pos:
+        if cls is nodes.Pos:
             continue
-        inner = cattrs.gen.make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
+        inner: Callable[[Any, Any], Any] = cattrs.gen.make_dict_structure_fn(
+            cls, conv, _cattrs_forbid_extra_keys=True)
 
-        def structure(value, t, inner=inner, name=cls.__name__):
+        def structure(value: Any, t: Any, inner: Callable[[Any, Any], Any] = inner,
+                      name: str = cls.__name__) -> Any:
             if isinstance(value, dict) and value.get("kind", name) != name:
                 raise ValueError(f"expected a {name}, got kind {value.get('kind')!r}")
             value = {k: v for k, v in value.items() if k != "kind"}
@@ -97,7 +99,7 @@ def make_converter() -> cattrs.Converter:
 CONVERTER = make_converter()
 
 
-def to_data(rs: ir.Ruleset) -> Dict[str, Any]:
+def to_data(rs: nodes.Ruleset) -> Dict[str, Any]:
     """A ruleset as plain data (JSON/YAML-able), with the format version."""
     d = CONVERTER.unstructure(rs)
     d.pop("source", None)
@@ -109,11 +111,11 @@ def to_data(rs: ir.Ruleset) -> Dict[str, Any]:
 
 
 #: ``locate(path) -> (line, column)`` of a place in the document.
-Locate = Callable[[Tuple], Tuple[int, int]]
+Locate = Callable[[Tuple[Union[str, int], ...]], Tuple[int, int]]
 
 
 def from_data(data: Any, filename: str = "<data>", limits: Optional[Limits] = None,
-              locate: Optional[Locate] = None, source: str = "") -> ir.Ruleset:
+              locate: Optional[Locate] = None, source: str = "") -> nodes.Ruleset:
     """A ruleset from plain data; raises ``RulesetSyntaxError`` listing
     every place where the data is not of the IR's shape (``shape``), each
     at its line when ``locate`` can find it in ``source``."""
@@ -125,24 +127,26 @@ def from_data(data: Any, filename: str = "<data>", limits: Optional[Limits] = No
     origin = data.get("origin")
     body["filename"] = origin if isinstance(origin, str) and origin else filename
     try:
-        return CONVERTER.structure(body, ir.Ruleset)
+        return CONVERTER.structure(body, nodes.Ruleset)
     except Exception as e:  # noqa: BLE001 - the shape is checked: this is a bug, said plainly
         raise RulesetSyntaxError.at(filename, 1, 1, f"not a valid ruleset: {_explain(e)}") from None
 
 
-def _diagnostic(filename, path, message, locate, source) -> Diagnostic:
+def _diagnostic(filename: str, path: Tuple[Union[str, int], ...], message: str,
+                locate: Optional[Locate], source: str) -> Diagnostic:
     line, column = locate(path) if locate is not None else (1, 1)
     return Diagnostic(filename, line, column, f"{shape.json_path(path)}: {message}",
                       source_line(source, line) if source else "")
 
 
-def dumps(rs: ir.Ruleset, fmt: str = "json") -> str:
+def dumps(rs: nodes.Ruleset, fmt: str = "json") -> str:
     """A ruleset as JSON or YAML text."""
     data = to_data(rs)
     if fmt == "yaml":
         import yaml
-        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100,
-                              default_flow_style=None)
+        text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100,
+                                   default_flow_style=None)
+        return text
     if fmt == "json":
         import json
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"

@@ -1,4 +1,4 @@
-"""The intermediate representation: what a ruleset says, as frozen attrs nodes.
+"""The IR's nodes: what a ruleset says, as frozen attrs classes.
 
 One class per construct of the language.  Every node keeps the source
 position it came from in ``pos``; positions are excluded from equality so
@@ -6,13 +6,13 @@ that two files that differ only in layout give equal IRs.  Lists are stored
 as tuples so nodes stay hashable and immutable.
 
 The IR is the contract between the stages: the parser produces it, the
-checker reads it, the compiler turns it into runnable code, and (later)
-cattrs turns it into JSON/YAML and back.
+checker reads it, the compiler turns it into runnable code, and
+``serialize`` turns it into JSON/YAML and back.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Set, Tuple, Union
+from typing import Any, Optional, Tuple, Union
 
 import attrs
 
@@ -50,7 +50,8 @@ def _text(description: Optional[str] = None, default: Any = attrs.NOTHING) -> An
 
 def _f(description: Optional[str] = None, default: Any = attrs.NOTHING, **schema: Any) -> Any:
     """A field with JSON Schema facts (``enum``, ``minimum``…) for
-    schema.py, so the published schema is generated from these classes."""
+    ``schema`` and ``shape``, so the published schema and the shape check
+    are generated from these classes."""
     meta = dict(schema)
     if description:
         meta["description"] = description
@@ -868,60 +869,3 @@ class Ruleset:
     source: str = attrs.field(default="", eq=False, repr=False)
     pos: Optional[Pos] = _pos()
     players_pos: Optional[Pos] = _pos()
-
-
-# ---------------------------------------------------------------- walking
-
-
-def children(node: Any) -> Iterator[Any]:
-    """The IR nodes directly inside ``node`` (fields, and nodes in tuple
-    fields), in field order; positions are not nodes."""
-    for f in getattr(type(node), "__attrs_attrs__", ()):
-        if f.name == "pos":
-            continue
-        v = getattr(node, f.name)
-        if isinstance(v, tuple):
-            for x in v:
-                if hasattr(type(x), "__attrs_attrs__"):
-                    yield x
-        elif hasattr(type(v), "__attrs_attrs__"):
-            yield v
-
-
-class At:
-    """A stand-in node for a bare position (where a node without one sits)."""
-
-    def __init__(self, pos: Optional[Pos]) -> None:
-        self.pos = pos
-
-
-def deepest(node: Any, limit: int) -> Any:
-    """The first IR node nested more than ``limit`` levels below ``node``
-    (statements, expressions and declarations each count as a level), or
-    None.  Walks without recursion, so any depth is safe to measure; every
-    other pass over the IR (checker, compiler, repr) is recursive and relies
-    on this bound."""
-    stack = [(node, 0, None)]
-    while stack:
-        n, depth, where = stack.pop()
-        where = getattr(n, "pos", None) or where
-        if depth > limit:
-            return n if getattr(n, "pos", None) is not None else At(where)
-        for child in children(n):
-            stack.append((child, depth + 1, where))
-    return None
-
-
-def walk(node: Any) -> Iterator[Any]:
-    """Every node in ``node``'s tree, itself first, without recursion."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(list(children(n))))
-
-
-def names_in(node: Any) -> Set[str]:
-    """The names an expression reads (bare names and the stat of x.stat)."""
-    return {n.name for n in walk(node) if isinstance(n, (Name, Attr))}
-
