@@ -119,7 +119,7 @@ def strategy(t, meta=None):
     if t is type(None):
         return st.none()
     if t not in _cache:
-        hints = typing.get_type_hints(t, vars(ir.nodes))
+        hints = typing.get_type_hints(t)
         fields = {f.name: st.deferred(lambda h=hints[f.name], m=dict(f.metadata): strategy(h, m))
                   for f in attrs.fields(t)
                   if not (t is ir.Ruleset and f.name in ("filename", "source"))}

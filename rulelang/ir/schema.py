@@ -20,14 +20,14 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 import attrs
 
 from ..limits import DEFAULT
-from . import nodes
+from .. import ir
 from .shape import FORMAT
 from .walk import NODE_CLASSES
 
 SCHEMA_ID = "https://rulelang.dev/schema/ruleset.schema.json"
 SCHEMA_PATH = pathlib.Path(__file__).resolve().parents[2] / "schema" / "ruleset.schema.json"
 
-_UNION_NAMES = {nodes.Expr: "Expr", nodes.Stmt: "Stmt"}
+_UNION_NAMES = {ir.Expr: "Expr", ir.Stmt: "Stmt"}
 
 
 def _describe(cls: type) -> str:
@@ -53,15 +53,15 @@ def _type_schema(t: Any, meta: Optional[Mapping[str, Any]] = None) -> Dict[str, 
         if "enum" in meta:
             out["enum"] = list(meta["enum"])
         elif meta.get("string") == "name":
-            out["pattern"] = f"^{nodes.NAME_PATTERN}$"
+            out["pattern"] = f"^{ir.NAME_PATTERN}$"
             out["maxLength"] = DEFAULT.max_text
         elif meta.get("string") == "text":
-            out["pattern"] = f"^{nodes.TEXT_PATTERN}$"
+            out["pattern"] = f"^{ir.TEXT_PATTERN}$"
             out["maxLength"] = DEFAULT.max_text
         return out
     if t is bool:
         return {"type": "boolean"}
-    if t is nodes.Pos:
+    if t is ir.Pos:
         return {"$ref": "#/$defs/Pos"}
     if t in _UNION_NAMES:
         return {"$ref": f"#/$defs/{_UNION_NAMES[t]}"}
@@ -94,9 +94,9 @@ def _same_union(members: List[Any]) -> Any:
 def _node_schema(cls: type) -> Dict[str, Any]:
     props = {"kind": {"const": cls.__name__, "description": "the node kind"}}
     required = ["kind"]
-    hints = typing.get_type_hints(cls, vars(nodes))
+    hints = typing.get_type_hints(cls)
     for f in attrs.fields(cls):
-        if cls is nodes.Ruleset and f.name in ("filename", "source"):
+        if cls is ir.Ruleset and f.name in ("filename", "source"):
             continue
         schema = dict(_type_schema(hints[f.name], f.metadata))
         if "description" in f.metadata:
@@ -133,14 +133,14 @@ def build_schema() -> Dict[str, Any]:
                                            {"type": "integer", "minimum": 0, "maximum": _MAX_NUMBER}],
                            "items": False, "minItems": 2},
                           {"type": "null"}]},
-        "Expr": _union("An expression: a value computed while the game runs.", nodes.Expr),
-        "Stmt": _union("A statement: one step of a rule.", nodes.Stmt),
+        "Expr": _union("An expression: a value computed while the game runs.", ir.Expr),
+        "Stmt": _union("A statement: one step of a rule.", ir.Stmt),
     }
     for name, cls in sorted(NODE_CLASSES.items()):
-        if cls is nodes.Pos or cls is nodes.Ruleset:
+        if cls is ir.Pos or cls is ir.Ruleset:
             continue
         defs[name] = _node_schema(cls)
-    root = _node_schema(nodes.Ruleset)
+    root = _node_schema(ir.Ruleset)
     root["properties"] = {"format": {"const": FORMAT, "description": "the version of this format"},
                           "origin": {"type": "string", "maxLength": DEFAULT.max_text,
                                      "description": "the rule file this was compiled from (the "

@@ -20,7 +20,8 @@ import cattrs
 
 from ..errors import Diagnostic, RulesetSyntaxError, source_line
 from ..limits import Limits
-from . import nodes, shape
+from .. import ir
+from . import shape
 from .walk import NODE_CLASSES
 
 #: The serialized form's version; bump when the shape changes.
@@ -41,23 +42,23 @@ def _is_node_union(t: Any) -> bool:
 def make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True)
 
-    def unstructure_pos(pos: Optional[nodes.Pos]) -> Optional[List[int]]:
+    def unstructure_pos(pos: Optional[ir.Pos]) -> Optional[List[int]]:
         return None if pos is None else [pos.line, pos.column]
 
-    def structure_pos(value: Any, _: Any) -> Optional[nodes.Pos]:
+    def structure_pos(value: Any, _: Any) -> Optional[ir.Pos]:
         if value is None:
             return None
         line, column = value
-        return nodes.Pos(int(line), int(column))
+        return ir.Pos(int(line), int(column))
 
-    conv.register_unstructure_hook(nodes.Pos, unstructure_pos)
-    conv.register_structure_hook(nodes.Pos, structure_pos)
+    conv.register_unstructure_hook(ir.Pos, unstructure_pos)
+    conv.register_structure_hook(ir.Pos, structure_pos)
 
     # Each class's function is made on first use, once every class has its
     # hook, so a field of any node type (declared before or after) is tagged.
     made: Dict[type, Any] = {}
     for cls in NODE_CLASSES.values():
-        if cls is nodes.Pos:
+        if cls is ir.Pos:
             continue
 
         def unstructure(node: Any, cls: type = cls, name: str = cls.__name__) -> Dict[str, Any]:
@@ -81,7 +82,7 @@ def make_converter() -> cattrs.Converter:
     conv.register_structure_hook_func(_is_node_union, structure_union)
 
     for cls in NODE_CLASSES.values():
-        if cls is nodes.Pos:
+        if cls is ir.Pos:
             continue
         inner: Callable[[Any, Any], Any] = cattrs.gen.make_dict_structure_fn(
             cls, conv, _cattrs_forbid_extra_keys=True)
@@ -99,7 +100,7 @@ def make_converter() -> cattrs.Converter:
 CONVERTER = make_converter()
 
 
-def to_data(rs: nodes.Ruleset) -> Dict[str, Any]:
+def to_data(rs: ir.Ruleset) -> Dict[str, Any]:
     """A ruleset as plain data (JSON/YAML-able), with the format version."""
     d = CONVERTER.unstructure(rs)
     d.pop("source", None)
@@ -115,7 +116,7 @@ Locate = Callable[[Tuple[Union[str, int], ...]], Tuple[int, int]]
 
 
 def from_data(data: Any, filename: str = "<data>", limits: Optional[Limits] = None,
-              locate: Optional[Locate] = None, source: str = "") -> nodes.Ruleset:
+              locate: Optional[Locate] = None, source: str = "") -> ir.Ruleset:
     """A ruleset from plain data; raises ``RulesetSyntaxError`` listing
     every place where the data is not of the IR's shape (``shape``), each
     at its line when ``locate`` can find it in ``source``."""
@@ -127,7 +128,7 @@ def from_data(data: Any, filename: str = "<data>", limits: Optional[Limits] = No
     origin = data.get("origin")
     body["filename"] = origin if isinstance(origin, str) and origin else filename
     try:
-        return CONVERTER.structure(body, nodes.Ruleset)
+        return CONVERTER.structure(body, ir.Ruleset)
     except Exception as e:  # noqa: BLE001 - the shape is checked: this is a bug, said plainly
         raise RulesetSyntaxError.at(filename, 1, 1, f"not a valid ruleset: {_explain(e)}") from None
 
@@ -139,7 +140,7 @@ def _diagnostic(filename: str, path: Tuple[Union[str, int], ...], message: str,
                       source_line(source, line) if source else "")
 
 
-def dumps(rs: nodes.Ruleset, fmt: str = "json") -> str:
+def dumps(rs: ir.Ruleset, fmt: str = "json") -> str:
     """A ruleset as JSON or YAML text."""
     data = to_data(rs)
     if fmt == "yaml":

@@ -26,14 +26,14 @@ import attrs
 
 from ..documents import Odd
 from ..limits import DEFAULT, Limits
-from . import nodes
+from .. import ir
 from .walk import NODE_CLASSES
 
 #: The serialized form's version (``serialize.FORMAT`` re-exports it).
 FORMAT = "rulelang-ir/1"
 
-_NAME = re.compile(nodes.NAME_PATTERN)
-_TEXT = re.compile(nodes.TEXT_PATTERN)
+_NAME = re.compile(ir.NAME_PATTERN)
+_TEXT = re.compile(ir.TEXT_PATTERN)
 
 #: The largest number of problems reported for one document.
 MAX_PROBLEMS = 50
@@ -56,14 +56,14 @@ def _spec(t: Any, meta: Any) -> Spec:
     if t is str:
         enum = meta.get("enum")
         return ("str", meta.get("string"), frozenset(enum) if enum else None)
-    if t is nodes.Pos:
+    if t is ir.Pos:
         return ("pos",)
     if isinstance(t, type) and t in NODE_CLASSES.values():
         return ("node", frozenset((t.__name__,)))
     origin, args = typing.get_origin(t), typing.get_args(t)
     if origin is Union:
         rest = [a for a in args if a is not type(None)]
-        if rest == [nodes.Pos]:
+        if rest == [ir.Pos]:
             return ("pos",)     # null or [line, column]
         if all(a in NODE_CLASSES.values() for a in rest):
             inner: Spec = ("node", frozenset(a.__name__ for a in rest))
@@ -81,10 +81,10 @@ def _spec(t: Any, meta: Any) -> Spec:
 def fields_of(kind: str) -> Dict[str, Tuple[Spec, bool]]:
     """{field: (spec, required)} of a node kind, as its data holds it."""
     cls = NODE_CLASSES[kind]
-    hints = typing.get_type_hints(cls, vars(nodes))
+    hints = typing.get_type_hints(cls)
     out = {}
     for f in attrs.fields(cls):
-        if cls is nodes.Ruleset and f.name in ("filename", "source"):
+        if cls is ir.Ruleset and f.name in ("filename", "source"):
             continue
         out[f.name] = (_spec(hints[f.name], f.metadata), f.default is attrs.NOTHING)
     return out
@@ -246,7 +246,7 @@ def _walk(root: Any, root_spec: Spec, out: List[Tuple[Path, str]], limits: Limit
 
 
 def _union_name(kinds: Any) -> str:
-    stmts = {c.__name__ for c in typing.get_args(nodes.Stmt)}
+    stmts = {c.__name__ for c in typing.get_args(ir.Stmt)}
     return "statement" if kinds == stmts else "expression"
 
 

@@ -13,17 +13,18 @@ from typing import Any, Dict, Iterator, Optional, Set
 
 import attrs
 
-from . import nodes
-from .nodes import Attr, Name, Pos
+from . import declarations, fields, nodes
+from .fields import Pos
+from .nodes import Attr, Name
 
 #: Every node class by its name (a serialized node's ``kind``), in the
 #: order the classes are declared; ``Pos`` is among them.
 NODE_CLASSES: Dict[str, type] = {
-    name: cls for name, cls in vars(nodes).items()
-    if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == nodes.__name__
+    name: cls for module in (fields, nodes, declarations) for name, cls in vars(module).items()
+    if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == module.__name__
 }
 for _cls in NODE_CLASSES.values():
-    attrs.resolve_types(_cls, globalns=vars(nodes))
+    attrs.resolve_types(_cls)     # each class's hints, read in its own module
 
 
 def children(node: Any) -> Iterator[Any]:
