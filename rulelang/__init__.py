@@ -13,6 +13,8 @@ from .api import load, loads
 from .engine import CHANCE, Game, Limits, LogEntry, Move, Result, State
 from .errors import (Diagnostic, Error, IllegalMoveError, RulesetCheckError, RulesetError,
                      RulesetRuntimeError, RulesetSyntaxError, SaveError)
+# The IR as plain data, reachable as ``rulelang.serialize`` (it lives in ``rulelang.ir``).
+from .ir import serialize as serialize
 
 #: The one place the version is written (pyproject.toml reads it; the cache key
 #: includes it).  Bump it with every change of behaviour, and say what in CHANGELOG.md.

@@ -4,7 +4,7 @@ being parsed and checked again.
 Opt-in: the engine opens no file but the ruleset unless asked
 (``rulelang.load(path, cache=True)``, a directory, or the environment
 variable ``RULELANG_CACHE``: a directory, or ``1`` for the default one).
-An entry is the ruleset's IR as JSON (``rulelang.serialize``: plain data,
+An entry is the ruleset's IR as JSON (``rulelang.ir.serialize``: plain data,
 never code), named by a hash of the rule file's text, the limits it was
 checked under, the rulelang version and the source of the stages that
 make the IR (so a changed parser or checker never reads an old entry).
@@ -26,8 +26,9 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
-from . import documents, ir, serialize, trust
+from . import documents, ir, trust
 from .errors import RulesetError
+from .ir import serialize
 from .limits import DEFAULT, Limits
 
 #: The default directory: ``$XDG_CACHE_HOME/rulelang`` or ``~/.cache/rulelang``.
@@ -58,8 +59,9 @@ def _stages() -> str:
     from . import __version__
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(f"{__version__} {serialize.FORMAT}".encode())
-    for rel in ("ir.py", "check.py", "serialize.py", "shape.py", "limits.py", "syntax/parse.py",
-                "syntax/rulelang.lark"):
+    stages = sorted(p.relative_to(here).as_posix() for part in ("ir", "check")
+                    for p in (here / part).glob("*.py"))
+    for rel in stages + ["limits.py", "syntax/parse.py", "syntax/rulelang.lark"]:
         try:
             h.update((here / rel).read_bytes())
         except OSError:

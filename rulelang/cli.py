@@ -19,10 +19,11 @@ import sys
 import time
 from typing import List, Optional
 
-from . import api, serialize
+from . import api
 from .check import check_all
 from .engine import CHANCE, Game
 from .errors import IllegalMoveError, RulesetError
+from .ir import serialize
 
 
 def _read_ruleset(path: str):

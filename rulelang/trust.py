@@ -4,7 +4,7 @@ A ruleset reaches the compiler only through ``admit``.  What our own
 parser made in this process (``syntax.made_here``) is checked by the
 static checker; every other IR — a JSON or YAML document, a cache entry,
 an IR an embedding program built or changed — is first taken back to
-plain data and held to the IR's exact shape (``shape``: types, words of
+plain data and held to the IR's exact shape (``ir.shape``: types, words of
 fixed lists, names, texts, bounds, counts, nesting), then structured
 afresh and checked.  Only then is it compiled, and the compiler builds
 generated code from slot numbers, whole numbers and words mapped through
@@ -22,9 +22,10 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import attrs
 
-from . import documents, ir, serialize
+from . import documents, ir
 from .check import check
 from .errors import RulesetCheckError, RulesetSyntaxError
+from .ir import serialize
 from .limits import DEFAULT, Limits
 from .syntax import made_here
 

@@ -15,11 +15,12 @@ from typing import List, Optional
 import attrs
 import yaml
 
-from . import documents, serialize
+from . import documents
 from .check import check
 from .errors import Diagnostic, RulesetError, source_line
+from .ir import serialize
+from .ir.schema import validate_data
 from .limits import Limits
-from .schema import validate_data
 from .syntax import parse
 
 DATA_SUFFIXES = (".json", ".yaml", ".yml")

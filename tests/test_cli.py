@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 
-from rulelang import serialize
+from rulelang.ir import serialize
 from rulelang.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

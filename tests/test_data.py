@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang import ir, schema, serialize
+from rulelang import ir
 from rulelang.api import parse_and_check
 from rulelang.cli import main
+from rulelang.ir import schema, serialize
 from rulelang.validate import validate_document
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -82,7 +83,7 @@ _FIRST = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
 
 def _leaf(t, meta):
     """A strategy for a scalar field, within what its metadata allows (the
-    IR's shape: ``rulelang.shape``)."""
+    IR's shape: ``rulelang.ir.shape``)."""
     if t is int:
         return st.integers(meta.get("minimum", -10**6), 10**6)
     if t is str:
@@ -118,7 +119,7 @@ def strategy(t, meta=None):
     if t is type(None):
         return st.none()
     if t not in _cache:
-        hints = typing.get_type_hints(t, vars(ir))
+        hints = typing.get_type_hints(t)
         fields = {f.name: st.deferred(lambda h=hints[f.name], m=dict(f.metadata): strategy(h, m))
                   for f in attrs.fields(t)
                   if not (t is ir.Ruleset and f.name in ("filename", "source"))}
@@ -141,7 +142,7 @@ def test_any_ir_round_trips(rs):
 
 def test_committed_schema_is_current():
     """schema/ruleset.schema.json is what the IR classes generate now
-    (regenerate with: python -m rulelang.schema > schema/ruleset.schema.json)."""
+    (regenerate with: python -m rulelang.ir.schema > schema/ruleset.schema.json)."""
     assert json.loads(schema.SCHEMA_PATH.read_text()) == schema.build_schema()
 
 

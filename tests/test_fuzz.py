@@ -41,8 +41,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 import rulelang
-from rulelang import Limits, RulesetError, ir, serialize, trust
+from rulelang import Limits, RulesetError, ir, trust
 from rulelang.check import reserved_words
+from rulelang.ir import serialize
 from rulelang.syntax import parser
 from rulelang.testing import EngineAudit
 from test_data import strategy as ir_strategy

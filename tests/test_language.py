@@ -11,8 +11,9 @@ from fractions import Fraction
 import pytest
 
 import rulelang
-from rulelang import CHANCE, serialize
+from rulelang import CHANCE
 from rulelang.api import parse_and_check
+from rulelang.ir import serialize
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

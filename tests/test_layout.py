@@ -1,6 +1,8 @@
 """The package's layout shows the pipeline: no module imports, at its top
 or inside a function, a module that imports it back (directly or through
-others).  The graph is read from the source with ``ast``."""
+others); each stage imports only from the stages before it; and no module
+of the packages already split is over ``MOST_LINES`` lines.  The graph is
+read from the source with ``ast``."""
 
 from __future__ import annotations
 
@@ -15,6 +17,13 @@ def module_name(path):
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+def _is_module(name):
+    """Whether ``name`` is a module or a package of rulelang (not a name
+    defined in one)."""
+    where = PACKAGE.parent / name.replace(".", "/")
+    return where.with_suffix(".py").exists() or (where / "__init__.py").exists()
 
 
 def imports_of(path):
@@ -35,9 +44,7 @@ def imports_of(path):
                 continue
             for alias in node.names:
                 sub = f"{target}.{alias.name}"
-                where = PACKAGE.parent / sub.replace(".", "/")
-                is_module = where.with_suffix(".py").exists() or (where / "__init__.py").exists()
-                out.add(sub if is_module else target)
+                out.add(sub if _is_module(sub) else target)
         elif isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name.startswith("rulelang"))
     out.discard(name)
@@ -94,3 +101,80 @@ def test_no_module_imports_one_that_imports_it_back():
 
 def test_the_cycle_finder_finds_a_circle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# ---------------------------------------------------------------- the stages
+
+#: The stages in pipeline order, each with the modules (or packages) it
+#: holds.  A module may import from its own stage and from the stages
+#: before it, never from a later one nor from another stage of its rank:
+#: the IR imports no parser, checker or engine; the parser and the checker
+#: (both readers of the IR, rank 2) import neither each other nor the
+#: engine; the engine imports no tool.
+STAGES = [
+    (0, "base", ("rulelang.errors", "rulelang.limits", "rulelang.documents")),
+    (1, "ir", ("rulelang.ir",)),
+    (2, "syntax", ("rulelang.syntax",)),
+    (2, "check", ("rulelang.check",)),
+    (3, "trust", ("rulelang.trust",)),
+    (4, "engine", ("rulelang.engine",)),
+    (5, "tools", ("rulelang.api", "rulelang.cache", "rulelang.validate", "rulelang.cli",
+                  "rulelang.testing")),
+]
+
+
+def stage_of(module):
+    for rank, name, prefixes in STAGES:
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return rank, name
+    return None
+
+
+def test_every_module_has_a_stage():
+    unplaced = sorted(m for m in graph() if m not in ROOTS and stage_of(m) is None)
+    assert not unplaced, f"modules in no stage (add them to STAGES): {unplaced}"
+
+
+def test_each_stage_imports_only_from_the_stages_before_it():
+    wrong = []
+    for module, imports in sorted(graph().items()):
+        if module in ROOTS:
+            continue
+        rank, stage = stage_of(module)
+        for target in sorted(imports):
+            there = stage_of(target)
+            if target in ROOTS or there is None or there[1] == stage:
+                continue
+            if there[0] >= rank:
+                wrong.append(f"{module} ({stage}) imports {target} ({there[1]})")
+    assert not wrong, "imports against the pipeline:\n" + "\n".join(wrong)
+
+
+def test_the_stage_check_finds_a_backward_import():
+    assert stage_of("rulelang.ir.walk") == (1, "ir")
+    assert stage_of("rulelang.check.resolve")[0] == stage_of("rulelang.syntax.parse")[0]
+    assert stage_of("rulelang.engine.compile")[0] > stage_of("rulelang.check")[0]
+    assert stage_of("rulelang.irony") is None
+
+
+def test_package_imports_are_read_as_modules():
+    """``from .. import ir`` imports the package rulelang.ir, not the root."""
+    assert "rulelang.ir" in imports_of(PACKAGE / "check" / "base.py")
+    assert "rulelang.check.resolve" in imports_of(PACKAGE / "engine" / "compile.py")
+
+
+# ---------------------------------------------------------------- sizes
+
+#: The longest a module may be, in the packages split so far (issue 12 grows the list).
+MOST_LINES = 750
+SPLIT = ("ir", "check")
+
+
+def test_no_module_of_a_split_package_is_too_long():
+    long = {}
+    for package in SPLIT:
+        for path in sorted((PACKAGE / package).rglob("*.py")):
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > MOST_LINES:
+                long[module_name(path)] = lines
+    assert not long, f"modules over {MOST_LINES} lines: {long}"

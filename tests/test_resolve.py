@@ -1,4 +1,4 @@
-"""One meaning for each bare name (``rulelang.resolve``): the checker and
+"""One meaning for each bare name (``rulelang.check.resolve``): the checker and
 the compiler ask the same table in the same order, so a name the checker
 accepts is one the engine can read, and reads the same way."""
 
@@ -8,8 +8,9 @@ import attrs
 import pytest
 
 import rulelang
-from rulelang import RulesetCheckError, ir, resolve
+from rulelang import RulesetCheckError, check, ir
 from rulelang.api import parse_and_check
+from rulelang.check import resolve
 
 TWO_SETS = '''
 game "T"
@@ -73,3 +74,30 @@ def test_a_game_stat_one_per_piece_is_refused():
     with pytest.raises(RulesetCheckError, match="one per piece"):
         rulelang.api.game_of(rulelang.trust.admit(
             attrs.evolve(rs, stats=tuple(stats)), rulelang.Limits()))
+
+
+def test_the_checker_keeps_what_it_worked_out():
+    """``check.resolve_ruleset``: the types the checker found, the stat of
+    each word, and what each bare name it read means, every piece scope
+    kept ('length' is the boat's, the outer 'skill' the crewman's)."""
+    rs = parse_and_check(TWO_SETS, "t.rules")
+    found = check.resolve_ruleset(rs)
+    assert found.stat_types["n"] == check.NUM and found.stat_types["shade"] == check.TEXT
+    assert found.word_stats["red"] == "shade"
+    assert found.piece_fields["crew"]["group"] == (check.NUM, True)      # a state value
+    assert found.piece_fields["boats"]["colour"] == (check.TEXT, False)  # an attribute
+    where = rs.setup[0].value.cond.cond                  # length == skill, inside both 'where's
+    assert found.binding(where.left) == resolve.Binding(resolve.PIECE, 1, "boats")
+    assert found.binding(where.right) == resolve.Binding(resolve.PIECE, 0, "crew")
+    assert found.binding(rs.setup[1].value).kind == resolve.WORD          # shade = red
+    assert found.binding(ir.Name("red")) is None        # an equal node, but not one of rs
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        found.stat_types = {}
+    with pytest.raises(TypeError):
+        found.stat_types["n"] = check.TEXT
+
+
+def test_resolving_an_unsound_ruleset_raises_every_problem():
+    rs = rulelang.syntax.parse(TWO_SETS.replace("shade = red", "shade = blue"), "t.rules")
+    with pytest.raises(RulesetCheckError, match="unknown name 'blue'"):
+        check.resolve_ruleset(rs)

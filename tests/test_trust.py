@@ -1,4 +1,4 @@
-"""The trust boundary for rulesets (``rulelang.trust``, ``rulelang.shape``,
+"""The trust boundary for rulesets (``rulelang.trust``, ``rulelang.ir.shape``,
 ``rulelang.documents``): nothing a ruleset document, a cache entry or a
 hand-built IR holds ever runs as code, and every malformed document is
 refused with its place, fast.
@@ -31,10 +31,10 @@ import pytest
 import yaml
 
 import rulelang
-from rulelang import Limits, RulesetError, RulesetSyntaxError, documents, ir, schema, serialize
-from rulelang import shape, trust
+from rulelang import Limits, RulesetError, RulesetSyntaxError, documents, ir, trust
 from rulelang.api import parse_and_check
 from rulelang.engine import codegen, compile_ruleset
+from rulelang.ir import schema, serialize, shape
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "rulesets").glob("*.rules")) + \

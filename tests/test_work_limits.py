@@ -9,10 +9,10 @@ by op)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
+import difflib
 import pathlib
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -380,8 +380,8 @@ def test_suggestions_stop_at_a_budget(monkeypatch):
     """'did you mean' compares each unknown name with every known one;
     past SUGGESTION_BUDGET names looked at, no more suggestions."""
     looked = []
-    real = checker.difflib.get_close_matches
-    monkeypatch.setattr(checker.difflib, "get_close_matches",
+    real = difflib.get_close_matches
+    monkeypatch.setattr(difflib, "get_close_matches",
                         lambda name, known, **kw: looked.append(len(known)) or real(name, known, **kw))
     stats = "".join(f"  s{i} 0\n" for i in range(500))
     rules = "".join(f"rule r{i} {{ x += q{i} }}\n" for i in range(500))

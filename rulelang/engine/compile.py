@@ -13,7 +13,8 @@ import operator
 import re
 import types
 
-from .. import ir, resolve, trust
+from .. import ir, trust
+from ..check import resolve
 from ..errors import RulesetCheckError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from . import codegen

@@ -14,23 +14,24 @@ sees it (cattrs alone would turn "1", 1.5 or true into the integer 1).
 from __future__ import annotations
 
 import typing
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import cattrs
 
-from . import ir, shape
-from .errors import Diagnostic, RulesetSyntaxError, source_line
-from .limits import Limits
+from ..errors import Diagnostic, RulesetSyntaxError, source_line
+from ..limits import Limits
+from .. import ir
+from . import shape
+from .walk import NODE_CLASSES
 
 #: The serialized form's version; bump when the shape changes.
 FORMAT = shape.FORMAT
 
-NODE_CLASSES: Dict[str, type] = shape.NODE_CLASSES
+__all__ = ["CONVERTER", "FORMAT", "NODE_CLASSES", "Locate", "dumps", "from_data", "make_converter",
+           "to_data"]
 
-_UNIONS = [ir.Expr, ir.Stmt, Union[ir.Name, ir.Attr]]
 
-
-def _is_node_union(t) -> bool:
+def _is_node_union(t: Any) -> bool:
     """A union of node classes (maybe with None): tagged by ``kind``."""
     if typing.get_origin(t) is not Union:
         return False
@@ -41,10 +42,10 @@ def _is_node_union(t) -> bool:
 def make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True)
 
-    def unstructure_pos(pos):
+    def unstructure_pos(pos: Optional[ir.Pos]) -> Optional[List[int]]:
         return None if pos is None else [pos.line, pos.column]
 
-    def structure_pos(value, _):
+    def structure_pos(value: Any, _: Any) -> Optional[ir.Pos]:
         if value is None:
             return None
         line, column = value
@@ -60,14 +61,14 @@ def make_converter() -> cattrs.Converter:
         if cls is ir.Pos:
             continue
 
-        def unstructure(node, cls=cls, name=cls.__name__):
+        def unstructure(node: Any, cls: type = cls, name: str = cls.__name__) -> Dict[str, Any]:
             base = made.get(cls)
             if base is None:
                 base = made[cls] = cattrs.gen.make_dict_unstructure_fn(cls, conv)
             return {"kind": name, **base(node)}
         conv.register_unstructure_hook(cls, unstructure)
 
-    def structure_union(value, t):
+    def structure_union(value: Any, t: Any) -> Any:
         if value is None and type(None) in typing.get_args(t):
             return None
         if not isinstance(value, dict) or "kind" not in value:
@@ -83,9 +84,11 @@ def make_converter() -> cattrs.Converter:
     for cls in NODE_CLASSES.values():
         if cls is ir.Pos:
             continue
-        inner = cattrs.gen.make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
+        inner: Callable[[Any, Any], Any] = cattrs.gen.make_dict_structure_fn(
+            cls, conv, _cattrs_forbid_extra_keys=True)
 
-        def structure(value, t, inner=inner, name=cls.__name__):
+        def structure(value: Any, t: Any, inner: Callable[[Any, Any], Any] = inner,
+                      name: str = cls.__name__) -> Any:
             if isinstance(value, dict) and value.get("kind", name) != name:
                 raise ValueError(f"expected a {name}, got kind {value.get('kind')!r}")
             value = {k: v for k, v in value.items() if k != "kind"}
@@ -109,7 +112,7 @@ def to_data(rs: ir.Ruleset) -> Dict[str, Any]:
 
 
 #: ``locate(path) -> (line, column)`` of a place in the document.
-Locate = Callable[[Tuple], Tuple[int, int]]
+Locate = Callable[[Tuple[Union[str, int], ...]], Tuple[int, int]]
 
 
 def from_data(data: Any, filename: str = "<data>", limits: Optional[Limits] = None,
@@ -130,7 +133,8 @@ def from_data(data: Any, filename: str = "<data>", limits: Optional[Limits] = No
         raise RulesetSyntaxError.at(filename, 1, 1, f"not a valid ruleset: {_explain(e)}") from None
 
 
-def _diagnostic(filename, path, message, locate, source) -> Diagnostic:
+def _diagnostic(filename: str, path: Tuple[Union[str, int], ...], message: str,
+                locate: Optional[Locate], source: str) -> Diagnostic:
     line, column = locate(path) if locate is not None else (1, 1)
     return Diagnostic(filename, line, column, f"{shape.json_path(path)}: {message}",
                       source_line(source, line) if source else "")
@@ -141,8 +145,9 @@ def dumps(rs: ir.Ruleset, fmt: str = "json") -> str:
     data = to_data(rs)
     if fmt == "yaml":
         import yaml
-        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100,
-                              default_flow_style=None)
+        text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100,
+                                   default_flow_style=None)
+        return text
     if fmt == "json":
         import json
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"

@@ -6,15 +6,21 @@ in scope, a global stat, a constant or a word.  The order in which they are
 tried is part of the language; the checker (which reports names that mean
 nothing) and the compiler (which turns them into slots) both ask
 ``Names.bare``, so the two can never read a name differently.
+
+``Resolved`` is what the checker worked out on the way about a sound
+ruleset (the type of every stat, field and card property, the stat of each
+word, what each bare name it read means), kept for the stages after it
+(``check.resolve_ruleset``).
 """
 
 from __future__ import annotations
 
-from typing import Container, Dict, FrozenSet, Iterator, Optional, Sequence
+from types import MappingProxyType
+from typing import Any, Container, Dict, FrozenSet, Iterator, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
-from . import ir
+from .. import ir
 
 #: What a bare name may be bound to, in the order the language tries them.
 CARD = "card"        # a property of the card in scope (in a card 'where')
@@ -100,3 +106,50 @@ class Names:
         if name in self.words:
             return _FIXED[WORD]
         return None
+
+
+def _frozen(table: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(table))
+
+
+@attrs.frozen
+class Resolved:
+    """What the checker worked out about one ruleset: read-only tables, made
+    by ``Checker.resolved`` after a run (``check.resolve_ruleset``).
+
+    ``stat_types`` gives every stat's type (``check.NUM``, ``TEXT``…),
+    ``word_stats`` the stat of words each word is a value of, ``card_props``
+    the type of each card property (``ANY`` when cards differ),
+    ``track_props`` what each track's spaces print (name -> type), and
+    ``piece_fields`` each piece set's fields: name -> (type, whether it is a
+    state value, which a rule may change)."""
+
+    rs: ir.Ruleset = attrs.field(eq=False, repr=False)
+    names: Names = attrs.field(eq=False, repr=False)
+    stat_types: Mapping[str, str]
+    word_stats: Mapping[str, str]
+    card_props: Mapping[str, str]
+    track_props: Mapping[str, Mapping[str, str]]
+    piece_fields: Mapping[str, Mapping[str, Tuple[str, bool]]]
+    #: id(node) -> (the ir.Name node, its binding), for each bare name the
+    #: checker read (the node is kept, so no id is used twice).
+    _bindings: Mapping[int, Tuple[ir.Name, Binding]] = attrs.field(eq=False, repr=False)
+
+    def binding(self, node: ir.Name) -> Optional[Binding]:
+        """What the bare name ``node`` (a node of ``rs``) means where it
+        stands; None for a node the checker did not read as a value (an
+        assignment's target, a stat's bound)."""
+        found = self._bindings.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
+    @classmethod
+    def make(cls, rs: ir.Ruleset, names: Names, *, stat_types: Mapping[str, str],
+             word_stats: Mapping[str, str], card_props: Mapping[str, str],
+             track_props: Mapping[str, Mapping[str, str]],
+             piece_fields: Mapping[str, Mapping[str, Tuple[str, bool]]],
+             bindings: Mapping[int, Tuple[ir.Name, Binding]]) -> "Resolved":
+        """A Resolved holding read-only copies of these tables."""
+        return cls(rs, names, _frozen(stat_types), _frozen(word_stats), _frozen(card_props),
+                   _frozen({k: _frozen(v) for k, v in track_props.items()}),
+                   _frozen({k: _frozen(v) for k, v in piece_fields.items()}),
+                   MappingProxyType(dict(bindings)))

@@ -1,4 +1,5 @@
-"""The intermediate representation: what a ruleset says, as frozen attrs nodes.
+"""The IR's nodes of rules: expressions and statements, as frozen attrs
+classes (the declarations that hold them are in ``declarations``).
 
 One class per construct of the language.  Every node keeps the source
 position it came from in ``pos``; positions are excluded from equality so
@@ -6,55 +7,22 @@ that two files that differ only in layout give equal IRs.  Lists are stored
 as tuples so nodes stay hashable and immutable.
 
 The IR is the contract between the stages: the parser produces it, the
-checker reads it, the compiler turns it into runnable code, and (later)
-cattrs turns it into JSON/YAML and back.
+checker reads it, the compiler turns it into runnable code, and
+``serialize`` turns it into JSON/YAML and back.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Set, Tuple, Union
+import re
+from typing import Optional, Tuple, Union
 
 import attrs
 
-
-@attrs.frozen
-class Pos:
-    """Where a node came from: file name and 1-based line and column."""
-
-    line: int
-    column: int
-
-
-def _pos() -> Any:
-    return attrs.field(default=None, eq=False, repr=False,
-                       metadata={"description": "[line, column] in the rule file, or null"})
-
-
-#: The grammar's identifier (rulelang.lark's NAME): what names a stat, rule,
-#: pile, local… in the IR, however the IR was made.
-NAME_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*"
-#: The grammar's quoted text (STRING, without its quotes): a title, label,
-#: prompt, card name or log line holds no double quote and no line break.
-TEXT_PATTERN = r'[^"\n]*'
-
-
-def _name(description: Optional[str] = None, default: Any = attrs.NOTHING) -> Any:
-    """A name field (``NAME_PATTERN``; in a tuple, each item)."""
-    return _f(description, default, string="name")
-
-
-def _text(description: Optional[str] = None, default: Any = attrs.NOTHING) -> Any:
-    """A text field (``TEXT_PATTERN``, at most ``Limits.max_text`` long)."""
-    return _f(description, default, string="text")
-
-
-def _f(description: Optional[str] = None, default: Any = attrs.NOTHING, **schema: Any) -> Any:
-    """A field with JSON Schema facts (``enum``, ``minimum``…) for
-    schema.py, so the published schema is generated from these classes."""
-    meta = dict(schema)
-    if description:
-        meta["description"] = description
-    return attrs.field(default=default, metadata=meta)
+from .fields import Pos
+from .fields import meta_field as _f
+from .fields import name_field as _name
+from .fields import pos_field as _pos
+from .fields import text_field as _text
 
 
 # ---------------------------------------------------------------- expressions
@@ -583,7 +551,7 @@ class Log:
     pos: Optional[Pos] = _pos()
 
 
-_PLACEHOLDER = __import__("re").compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}")
 
 
 def log_parts(text: str, pos: Optional[Pos] = None) -> "list[Union[str, Name, Attr]]":
@@ -619,309 +587,3 @@ Stmt = Union[
     Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece, ChooseCard,
     ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber,
 ]
-
-# ---------------------------------------------------------------- declarations
-
-
-@attrs.frozen
-class Stat:
-    """A named value.  ``scope`` is ``player`` (one per player), ``global``
-    or ``turn`` (one per player, reset from ``initial`` at each turn's
-    start).  ``values`` lists the allowed words of an enum stat."""
-
-    name: str = _name()
-    scope: str = _f("one per player, one in all, one per player reset each turn, "
-                    "or one per piece of a set", enum=["player", "global", "turn", "piece"])
-    initial: Expr
-    min: Optional[Bound] = None
-    max: Optional[Bound] = None
-    values: Optional[Tuple[str, ...]] = _name(default=None)
-    spaces: Optional[Tuple["Space", ...]] = None
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Const:
-    name: str = _name()
-    value: Expr
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Prop:
-    """A card's property: a number, yes/no, none or a word."""
-
-    name: str = _name()
-    value: Literal
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Card:
-    name: str = _text()
-    count: int = _f("copies of this card in the deck", minimum=1)
-    props: Tuple[Prop, ...] = ()
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Deck:
-    """A shuffled deck: the cards it starts with, and the pile shuffled back
-    into it when a draw finds it empty."""
-
-    name: str = _name()
-    cards: Tuple[Card, ...] = _f("the cards it starts with", minItems=1)
-    refill_from: Optional[str] = _name(default=None)
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Pile:
-    name: str = _name()
-    per_player: bool = False
-    hidden: bool = False
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class PieceProp:
-    """A fixed attribute of a piece, or the starting value of one of its
-    state values: a number, yes/no, none or a word."""
-
-    name: str = _name()
-    value: Literal
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Space:
-    """A space of a track (``track depth { shallow: air 3, light yes … }``):
-    its name, one of the track stat's words, and the data printed on it,
-    read as ``depth.air`` while the track's marker is on it."""
-
-    name: str = _name()
-    props: Tuple[PieceProp, ...] = ()
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Piece:
-    name: str = _text()
-    props: Tuple[PieceProp, ...] = ()
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class PieceSet:
-    """A set of pieces (``pieces workers { ... }``): each has the attributes
-    on its line, and its own copy of the ``state`` values."""
-
-    name: str = _name()
-    state: Tuple["Stat", ...] = ()
-    pieces: Tuple[Piece, ...] = _f("the pieces, in order", default=(), minItems=1)
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Row:
-    low: int = _f("lowest roll of this row", minimum=1)
-    high: int = _f("highest roll of this row", minimum=1)
-    label: Optional[str] = _text()
-    body: Tuple[Stmt, ...]
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Table:
-    name: str = _name()
-    sides: int = _f("sides of the die rolled on it", minimum=2)
-    rows: Tuple[Row, ...]
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class TestDef:
-    """How ``test X`` is made: ``roll d<sides> <op> X``."""
-
-    param: str = _name()
-    sides: int = _f("sides of the test die", minimum=2)
-    op: str = _f("how the roll compares with the value tested", enum=["==", "!=", "<", "<=", ">", ">="])
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Param:
-    """A rule's parameter: ``type`` is ``number`` (the default), ``player``
-    or the name of a piece set."""
-
-    name: str = _name()
-    type: str = _name(default="number")
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Rule:
-    name: str = _name()
-    body: Tuple[Stmt, ...]
-    params: Tuple[Param, ...] = ()
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Option:
-    name: str = _name()
-    prompt: Optional[str] = _text()
-    choices: Tuple[Choice, ...]
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Phase:
-    name: str = _name()
-    body: Tuple[Stmt, ...]
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Turn:
-    """One player's turn: its phases in order.  Turns go clockwise from
-    ``first`` (a player-valued expression); a player takes a turn only when
-    ``when`` holds for them."""
-
-    first: Optional[Expr]
-    when: Optional[Expr]
-    phases: Tuple[Phase, ...]
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Trigger:
-    """``whenever cond { ... }``: runs when a change makes ``cond`` true for
-    the player whose stat changed."""
-
-    cond: Expr
-    body: Tuple[Stmt, ...]
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class DrawTrigger:
-    """``on draw from DECK as c where COND { ... }``: runs at once, for the
-    player in scope of the draw, each time a card meeting ``cond`` is drawn
-    from the deck; the draw then goes on."""
-
-    deck: str = _name()
-    var: str = _name()
-    cond: Optional[Expr]
-    body: Tuple[Stmt, ...]
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Reroll:
-    """After any die rolled during a turn, while ``cond`` holds, the turn's
-    player may roll it again; ``cost`` runs for each reroll."""
-
-    cond: Expr
-    cost: Tuple[Stmt, ...]
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Ending:
-    name: str = _text()
-    cond: Expr
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class ScoreItem:
-    points: Expr
-    cond: Optional[Expr] = None
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen
-class Ruleset:
-    title: str = _text("the game's name")
-    min_players: int = _f("fewest players", minimum=1)
-    max_players: int = _f("most players", minimum=1)
-    stats: Tuple[Stat, ...] = ()
-    consts: Tuple[Const, ...] = ()
-    decks: Tuple[Deck, ...] = ()
-    piles: Tuple[Pile, ...] = ()
-    pieces: Tuple[PieceSet, ...] = ()
-    tables: Tuple[Table, ...] = ()
-    test: Optional[TestDef] = None
-    rules: Tuple[Rule, ...] = ()
-    options: Tuple[Option, ...] = ()
-    setup: Tuple[Stmt, ...] = ()
-    turn: Optional[Turn] = None
-    triggers: Tuple[Trigger, ...] = ()
-    draw_triggers: Tuple[DrawTrigger, ...] = ()
-    reroll: Optional[Reroll] = None
-    endings: Tuple[Ending, ...] = ()
-    score: Tuple[ScoreItem, ...] = ()
-    winner: str = _f("whether the highest or the lowest score wins", default="highest",
-                     enum=["highest", "lowest"])
-    filename: str = attrs.field(default="<string>", eq=False, repr=False)
-    source: str = attrs.field(default="", eq=False, repr=False)
-    pos: Optional[Pos] = _pos()
-    players_pos: Optional[Pos] = _pos()
-
-
-# ---------------------------------------------------------------- walking
-
-
-def children(node: Any) -> Iterator[Any]:
-    """The IR nodes directly inside ``node`` (fields, and nodes in tuple
-    fields), in field order; positions are not nodes."""
-    for f in getattr(type(node), "__attrs_attrs__", ()):
-        if f.name == "pos":
-            continue
-        v = getattr(node, f.name)
-        if isinstance(v, tuple):
-            for x in v:
-                if hasattr(type(x), "__attrs_attrs__"):
-                    yield x
-        elif hasattr(type(v), "__attrs_attrs__"):
-            yield v
-
-
-class At:
-    """A stand-in node for a bare position (where a node without one sits)."""
-
-    def __init__(self, pos: Optional[Pos]) -> None:
-        self.pos = pos
-
-
-def deepest(node: Any, limit: int) -> Any:
-    """The first IR node nested more than ``limit`` levels below ``node``
-    (statements, expressions and declarations each count as a level), or
-    None.  Walks without recursion, so any depth is safe to measure; every
-    other pass over the IR (checker, compiler, repr) is recursive and relies
-    on this bound."""
-    stack = [(node, 0, None)]
-    while stack:
-        n, depth, where = stack.pop()
-        where = getattr(n, "pos", None) or where
-        if depth > limit:
-            return n if getattr(n, "pos", None) is not None else At(where)
-        for child in children(n):
-            stack.append((child, depth + 1, where))
-    return None
-
-
-def walk(node: Any) -> Iterator[Any]:
-    """Every node in ``node``'s tree, itself first, without recursion."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(list(children(n))))
-
-
-def names_in(node: Any) -> Set[str]:
-    """The names an expression reads (bare names and the stat of x.stat)."""
-    return {n.name for n in walk(node) if isinstance(n, (Name, Attr))}
-

@@ -4,7 +4,7 @@ of documents against it with paths and line numbers that point into the
 document.  ``shape`` checks the same facts fast, from the same metadata,
 on every document the engine loads; the tests hold the two to agree.
 
-    python -m rulelang.schema > schema/ruleset.schema.json
+    python -m rulelang.ir.schema > schema/ruleset.schema.json
 """
 
 from __future__ import annotations
@@ -15,21 +15,22 @@ import json
 import pathlib
 import sys
 import typing
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 import attrs
 
-from . import ir
-from .limits import DEFAULT
-from .shape import FORMAT, NODE_CLASSES
+from ..limits import DEFAULT
+from .. import ir
+from .shape import FORMAT
+from .walk import NODE_CLASSES
 
 SCHEMA_ID = "https://rulelang.dev/schema/ruleset.schema.json"
-SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "schema" / "ruleset.schema.json"
+SCHEMA_PATH = pathlib.Path(__file__).resolve().parents[2] / "schema" / "ruleset.schema.json"
 
 _UNION_NAMES = {ir.Expr: "Expr", ir.Stmt: "Stmt"}
 
 
-def _describe(cls) -> str:
+def _describe(cls: type) -> str:
     doc = inspect.getdoc(cls) or ""
     if doc.startswith(cls.__name__ + "("):  # attrs' generated signature: no docstring
         doc = ""
@@ -40,7 +41,7 @@ def _describe(cls) -> str:
 _MAX_NUMBER = DEFAULT.max_number
 
 
-def _type_schema(t, meta=None) -> Dict[str, Any]:
+def _type_schema(t: Any, meta: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
     """The schema of a field of type ``t``; ``meta`` (the field's metadata)
     bounds its scalar values (each item of a tuple)."""
     meta = meta or {}
@@ -82,7 +83,7 @@ def _type_schema(t, meta=None) -> Dict[str, Any]:
     raise TypeError(f"no schema for {t!r}")
 
 
-def _same_union(members):
+def _same_union(members: List[Any]) -> Any:
     """The named union (Expr or Stmt) whose members these are, if any."""
     for union in _UNION_NAMES:
         if set(members) == set(typing.get_args(union)):
@@ -90,10 +91,10 @@ def _same_union(members):
     return None
 
 
-def _node_schema(cls) -> Dict[str, Any]:
+def _node_schema(cls: type) -> Dict[str, Any]:
     props = {"kind": {"const": cls.__name__, "description": "the node kind"}}
     required = ["kind"]
-    hints = typing.get_type_hints(cls, vars(ir))
+    hints = typing.get_type_hints(cls)
     for f in attrs.fields(cls):
         if cls is ir.Ruleset and f.name in ("filename", "source"):
             continue
@@ -109,7 +110,7 @@ def _node_schema(cls) -> Dict[str, Any]:
             "required": required, "additionalProperties": False}
 
 
-def _union(description, union) -> Dict[str, Any]:
+def _union(description: str, union: Any) -> Dict[str, Any]:
     """A node of one of the union's kinds, chosen by its ``kind`` (if/then
     per kind: a validator checks one branch, and says why that one fails)."""
     kinds = [c.__name__ for c in typing.get_args(union)]
@@ -165,20 +166,20 @@ def schema_text() -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def _validator():
+def _validator() -> Any:
     import jsonschema
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8")) if SCHEMA_PATH.exists() else build_schema()
     return jsonschema.Draft202012Validator(schema)
 
 
-def json_path(parts) -> str:
+def json_path(parts: Iterable[Union[str, int]]) -> str:
     out = "$"
     for p in parts:
         out += f"[{p}]" if isinstance(p, int) else f".{p}"
     return out
 
 
-def _specific(e):
+def _specific(e: Any) -> Any:
     """The most specific reason for an error: for an optional value, why it
     fails as a value; for a node that fits none of the node kinds, why it
     fails as the kind it names (or "unknown node kind")."""
@@ -207,11 +208,12 @@ def _specific(e):
     return max(found, key=lambda c: len(c.absolute_path))
 
 
-def _best_errors(errors):
+def _best_errors(errors: Iterable[Any]) -> List[Any]:
     return [_specific(e) for e in errors]
 
 
-def validate_data(data, locate=None) -> List[Tuple[str, Optional[int], Optional[int], str]]:
+def validate_data(data: Any, locate: Optional[Callable[[List[Any]], Tuple[int, int]]] = None
+                  ) -> List[Tuple[str, Optional[int], Optional[int], str]]:
     """Schema problems of a document as (json path, line, column, message);
     ``locate(path_parts)`` may give the line and column of a place."""
     problems = []
@@ -227,20 +229,21 @@ def validate_data(data, locate=None) -> List[Tuple[str, Optional[int], Optional[
     return problems
 
 
-def _message(e) -> str:
+def _message(e: Any) -> str:
     v = e.validator
     path = list(e.absolute_path)
+    message: str = e.message
     if v == "enum" and path and path[-1] == "kind":
         return f"unknown node kind {e.instance!r}"
-    if v == "required" and "'kind'" in e.message:
+    if v == "required" and "'kind'" in message:
         return "a node needs a 'kind' (the name of its node type)"
     if v == "required":
-        return e.message.replace("is a required property", "is missing (a required field)")
+        return message.replace("is a required property", "is missing (a required field)")
     if v == "additionalProperties":
-        return e.message.replace("Additional properties are not allowed", "unknown field")
-    if v == "const" and e.absolute_path and list(e.absolute_path)[-1] == "format":
+        return message.replace("Additional properties are not allowed", "unknown field")
+    if v == "const" and path and path[-1] == "format":
         return f"unknown format version {e.instance!r}; this rulelang reads {FORMAT!r}"
-    return e.message
+    return message
 
 
 def main() -> int:

@@ -9,7 +9,7 @@ are ints (never bools, floats or strings) within ``Limits.max_number``,
 words from each field's fixed list, names that are the grammar's
 identifiers, texts without quotes or line breaks, node kinds of the right
 union — and no more values or nesting than the limits allow.  The checker
-(``rulelang.check``) then judges what it means.  ``schema.py`` publishes
+(``rulelang.check``) then judges what it means.  ``schema`` publishes
 the same facts as JSON Schema; the tests hold the two to agree.
 
 The walk uses no recursion, so any depth of input is safe to look at.
@@ -24,19 +24,13 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import attrs
 
-from . import ir
-from .documents import Odd
-from .limits import DEFAULT, Limits
+from ..documents import Odd
+from ..limits import DEFAULT, Limits
+from .. import ir
+from .walk import NODE_CLASSES
 
 #: The serialized form's version (``serialize.FORMAT`` re-exports it).
 FORMAT = "rulelang-ir/1"
-
-NODE_CLASSES: Dict[str, type] = {
-    name: cls for name, cls in vars(ir).items()
-    if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == ir.__name__
-}
-for _cls in NODE_CLASSES.values():
-    attrs.resolve_types(_cls, globalns=vars(ir))
 
 _NAME = re.compile(ir.NAME_PATTERN)
 _TEXT = re.compile(ir.TEXT_PATTERN)
@@ -87,7 +81,7 @@ def _spec(t: Any, meta: Any) -> Spec:
 def fields_of(kind: str) -> Dict[str, Tuple[Spec, bool]]:
     """{field: (spec, required)} of a node kind, as its data holds it."""
     cls = NODE_CLASSES[kind]
-    hints = typing.get_type_hints(cls, vars(ir))
+    hints = typing.get_type_hints(cls)
     out = {}
     for f in attrs.fields(cls):
         if cls is ir.Ruleset and f.name in ("filename", "source"):

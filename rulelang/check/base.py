@@ -1,0 +1,140 @@
+"""The checker's tables and reports, under its three parts (expressions,
+statements, declarations), which ``checker.Checker`` stacks on it."""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+from typing import Dict, Iterable, List, Optional, Set, Tuple, TypeVar, Union
+
+from .. import ir
+from ..errors import Diagnostic, source_line
+from ..limits import DEFAULT, Limits
+from . import resolve
+from .types import ANY, CARD, NUM, PLAYER, TEXT, reserved_words
+
+#: The default limits on what a ruleset may declare (hostile or mistaken
+#: input); ``check(rs, limits)`` takes others (see ``rulelang.limits``).
+MAX_PLAYERS = DEFAULT.max_players
+MAX_DIE_SIDES = DEFAULT.max_die_sides
+MAX_DICE = DEFAULT.max_dice
+MAX_POOL_OUTCOMES = DEFAULT.max_pool_outcomes   # dice x sides: the outcomes listed at a chance node
+MAX_CARDS = DEFAULT.max_cards
+
+#: The names "did you mean" compares, in all, for one check: the
+#: suggestions stop once this many have been looked at, so a file of
+#: thousands of unknown names is checked in linear time (each still reported).
+SUGGESTION_BUDGET = 100_000
+
+#: A field of a piece set: (its type, whether it is a state value, the state
+#: value's declaration or None for an attribute).
+Field = Tuple[str, bool, Optional[ir.Stat]]
+
+D = TypeVar("D")
+
+
+class CheckerBase:
+    """What the checker knows of a ruleset as it reads it (the tables its
+    declarations fill), and how it reports."""
+
+    def __init__(self, rs: ir.Ruleset, limits: Limits = DEFAULT):
+        self.rs = rs
+        #: What every bare name means (the one lookup order, shared with the compiler).
+        self.names = resolve.Names(rs)
+        self.limits = limits
+        self.diags: List[Diagnostic] = []
+        self.warnings: List[Diagnostic] = []
+        self.stat_types: Dict[str, str] = {}
+        self.stats: Dict[str, ir.Stat] = {}
+        self.track_props: Dict[str, Dict[str, str]] = {}   # track -> what its spaces print
+        self.consts: Dict[str, ir.Const] = {}
+        self.piles: Dict[str, Union[ir.Deck, ir.Pile]] = {}
+        self.decks: Dict[str, ir.Deck] = {}
+        self.tables: Dict[str, ir.Table] = {}
+        self.rules: Dict[str, ir.Rule] = {}
+        self.options: Dict[str, ir.Option] = {}
+        self.phases: Dict[str, ir.Phase] = {}
+        self.cards: Set[str] = set()
+        self.props: Dict[str, Set[str]] = {}   # card property -> the kinds of its values
+        self.enum_values: Dict[str, str] = {}  # a word of a stat of words -> that stat
+        self.used_rules: Set[str] = set()
+        self.used_tables: Set[str] = set()
+        self.used_options: Set[str] = set()
+        self.reserved = reserved_words()
+        #: Piece sets, and for each its fields by name.
+        self.piece_sets: Dict[str, ir.PieceSet] = {}
+        self.piece_fields: Dict[str, Dict[str, Field]] = {}
+        #: Decks that some statement draws from.
+        self.drawn: Set[str] = set()
+        #: Names "did you mean" may still look at (``nearest``).
+        self.suggestions_left = SUGGESTION_BUDGET
+        #: What each bare name read as a value means: id(node) -> (node, binding).
+        self.bindings: Dict[int, Tuple[ir.Name, resolve.Binding]] = {}
+
+    # ------------------------------------------------------------- reports
+
+    def error(self, node: object, message: str) -> None:
+        pos = getattr(node, "pos", None) or ir.Pos(1, 1)
+        self.diags.append(Diagnostic(self.rs.filename, pos.line, pos.column, message,
+                                     source_line(self.rs.source, pos.line)))
+
+    def warn(self, node: object, message: str) -> None:
+        pos = getattr(node, "pos", None) or ir.Pos(1, 1)
+        self.warnings.append(Diagnostic(self.rs.filename, pos.line, pos.column,
+                                        "warning: " + message,
+                                        source_line(self.rs.source, pos.line)))
+
+    def nearest(self, name: str, *candidates: Iterable[str]) -> str:
+        """" — did you mean 'X'?" for the closest of the names in the
+        ``candidates`` collections, or "".  Past ``SUGGESTION_BUDGET`` names
+        looked at in all, no more suggestions (nor the lists they need)."""
+        if self.suggestions_left <= 0:
+            return ""
+        known = list(itertools.chain.from_iterable(candidates))
+        self.suggestions_left -= len(known) + 1
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        return f" — did you mean '{close[0]}'?" if close else ""
+
+    def _declare(self, table: Dict[str, D], kind: str, node: D, name: str) -> bool:
+        if name in table:
+            first = getattr(table[name], "pos", None)
+            where = f" (first declared on line {first.line})" if first else ""
+            self.error(node, f"{kind} '{name}' is declared twice{where}")
+            return False
+        table[name] = node
+        return True
+
+    # ------------------------------------------------------------- shared checks
+
+    def name_ok(self, node: object, name: str, what: str) -> None:
+        if name in self.reserved:
+            self.error(node, f"'{name}' is a word of the language and cannot name {what}")
+
+    def check_die(self, node: object, sides: int) -> None:
+        if sides < 2:
+            self.error(node, f"a die needs at least 2 sides, not d{sides}")
+        elif sides > self.limits.max_die_sides:
+            self.error(node, f"d{sides} has more than {self.limits.max_die_sides} sides")
+
+    def piece_of(self, node: object, name: str) -> Optional[Dict[str, Field]]:
+        """The fields of piece set ``name``, reporting it if unknown."""
+        if name not in self.piece_sets:
+            self.error(node, f"there is no piece set '{name}'{self.nearest(name, self.piece_sets)}")
+            return None
+        return self.piece_fields[name]
+
+    def param_type(self, param: ir.Param, report: bool = False) -> str:
+        if param.type == "number":
+            return NUM
+        if param.type == "player":
+            return PLAYER
+        if param.type == "card":
+            return CARD
+        if param.type == "word":
+            return TEXT
+        if param.type in self.piece_sets:
+            return f"piece:{param.type}"
+        if report:
+            self.error(param, f"a parameter is a number, a player, a card, a word or a piece of a "
+                              f"set, not '{param.type}'{self.nearest(param.type, self.piece_sets, ('player', 'number', 'card', 'word'))}")
+        return ANY

@@ -1,0 +1,80 @@
+"""Stage 3: the static checker.  Reads the IR and reports every problem it
+finds (not just the first), each with its place and, for a misspelt name,
+the nearest known one.  Needs nothing from the engine, so an editor or a
+linter can run it alone.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from .. import ir
+from ..errors import Diagnostic, RulesetCheckError
+from ..limits import DEFAULT, Limits
+from .declarations import Declarations
+from .resolve import Resolved
+from .types import one_kind
+
+
+class Checker(Declarations):
+    """The whole checker: ``run`` reads the declarations, then the bodies."""
+
+    def run(self) -> List[Diagnostic]:
+        rs = self.rs
+        where = ir.At(rs.players_pos)
+        if rs.min_players < 1:
+            self.error(where, f"players {rs.min_players}..{rs.max_players}: a game needs at least 1 player")
+        if rs.max_players < rs.min_players:
+            self.error(where, f"players {rs.min_players}..{rs.max_players}: the most players is "
+                           f"fewer than the fewest")
+        if rs.max_players > self.limits.max_players:
+            self.error(where, f"players ..{rs.max_players}: at most {self.limits.max_players} "
+                              f"players are supported")
+        deep = ir.deepest(rs, self.limits.max_nesting)
+        if deep is not None:
+            # Too deep to walk safely: say so and stop here.
+            self.error(deep, f"this is nested more than {self.limits.max_nesting} levels deep")
+            return self.diags
+        try:
+            self.declarations()
+            self.bodies()
+        except RecursionError:
+            self.diags.append(Diagnostic(rs.filename, 1, 1, "the ruleset is nested too deeply "
+                                         "to check (raise the recursion limit or lower "
+                                         "Limits.max_nesting)"))
+        self.diags.sort(key=lambda d: (d.line, d.column))
+        return self.diags
+
+    def resolved(self) -> Resolved:
+        """What ``run`` worked out: the types of stats, piece fields and card
+        properties, the stat of each word, and what each bare name it read
+        means (meaningful when ``run`` found no error)."""
+        return Resolved.make(
+            self.rs, self.names, stat_types=self.stat_types, word_stats=self.enum_values,
+            card_props={name: one_kind(kinds) for name, kinds in self.props.items()},
+            track_props=self.track_props,
+            piece_fields={ps: {name: f[:2] for name, f in fields.items()}
+                          for ps, fields in self.piece_fields.items()},
+            bindings=self.bindings)
+
+
+def check(rs: ir.Ruleset, limits: Optional[Limits] = None) -> List[Diagnostic]:
+    """Every error in the ruleset (an empty list when it is sound)."""
+    return Checker(rs, limits or DEFAULT).run()
+
+
+def check_all(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Tuple[List[Diagnostic], List[Diagnostic]]:
+    """(errors, warnings)."""
+    c = Checker(rs, limits or DEFAULT)
+    errors = c.run()
+    return errors, c.warnings
+
+
+def resolve_ruleset(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Resolved:
+    """What the checker works out about ``rs`` (``resolve.Resolved``);
+    raises ``RulesetCheckError`` with every problem when it is not sound."""
+    c = Checker(rs, limits or DEFAULT)
+    errors = c.run()
+    if errors:
+        raise RulesetCheckError(errors)
+    return c.resolved()

@@ -1,0 +1,447 @@
+"""The checker's declarations: every name a ruleset declares, once and of
+one kind, then the bodies (rules, tables, options, setup, the turn) read
+with what each may see."""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+
+from .. import ir
+from .base import Field
+from .statements import Statements
+from .types import ANY, BOOL, CARD, DECL_ROLL, FUNCS, NUM, PLAYER, TEXT, WHERE_ROLL, Scope, place
+
+
+class Declarations(Statements):
+    """The declarations, and the bodies they hold."""
+
+    def declarations(self) -> None:
+        """Every declaration, each kind after those it may name."""
+        self.stat_declarations()
+        self.constants()
+        self.decks_and_piles()
+        self.tables_rules_options()
+        for ps in self.rs.pieces:
+            self.piece_set(ps)
+        all_names = set(self.stats) | set(self.consts)
+        for name in all_names & (set(self.tables) | set(self.rules) | set(self.piles)
+                                 | set(self.piece_sets)):
+            node = self.stats.get(name) or self.consts.get(name)
+            self.error(node, f"'{name}' names both a stat and a table, rule or pile")
+
+    def stat_declarations(self) -> None:
+        """The constants' and stats' names, the stats' words, shapes,
+        types, bounds and starting values."""
+        rs = self.rs
+        for c in rs.consts:
+            self._declare(self.consts, "constant", c, c.name)
+        for s in rs.stats:
+            if self._declare(self.stats, "stat", s, s.name):
+                if s.name in self.consts:
+                    self.error(s, f"'{s.name}' is both a constant and a stat")
+            if s.values:
+                for v in s.values:
+                    if v in self.enum_values and self.enum_values[v] != s.name:
+                        self.error(s, f"the word '{v}' is already a value of stat "
+                                      f"'{self.enum_values[v]}'")
+                    self.enum_values[v] = s.name
+                    if v in self.stats or v in self.consts:
+                        self.error(s, f"the word '{v}' is also the name of a stat or constant")
+        for s in rs.stats:
+            self.stat_shape(s)
+            if s.scope == "piece":
+                self.error(s, f"stat '{s.name}' is one per piece, but is not a piece set's value")
+            if s.spaces:
+                self.track(s)
+        for s in rs.stats:
+            if s.values:
+                self.stat_types[s.name] = TEXT
+            elif isinstance(s.initial, ir.Bool):
+                self.stat_types[s.name] = BOOL
+            elif isinstance(s.initial, ir.NoneLit):
+                self.stat_types[s.name] = PLAYER
+            elif isinstance(s.initial, ir.Num):
+                self.stat_types[s.name] = NUM
+            else:
+                self.stat_types[s.name] = ANY
+            lo, hi = self.bound(s, s.min), self.bound(s, s.max)
+            if lo is not None and hi is not None and lo > hi:
+                self.error(s, f"stat '{s.name}' has min {lo} above max {hi}")
+            if isinstance(s.initial, ir.Num):
+                start = s.initial.value
+                if (lo is not None and start < lo) or (hi is not None and start > hi):
+                    self.error(s, f"stat '{s.name}' starts at {start}, outside its bounds")
+        declared: Set[str] = set()
+        for s in rs.stats:
+            self.name_ok(s, s.name, "a stat")
+            if not isinstance(s.initial, (ir.Num, ir.Bool, ir.NoneLit)) and not s.values:
+                scope = Scope(player=s.scope != "global",
+                              no_rolls=DECL_ROLL.format(what="a starting value"))
+                later = sorted((ir.names_in(s.initial) & set(self.stats)) - declared - {s.name})
+                if s.name in ir.names_in(s.initial):
+                    self.error(s.initial, f"the starting value of '{s.name}' uses '{s.name}' itself")
+                for name in later:
+                    self.error(s.initial, f"the starting value of '{s.name}' uses '{name}', "
+                                          f"which is declared after it")
+                self.stat_types[s.name] = self.expr(s.initial, scope)
+            declared.add(s.name)
+
+    def constants(self) -> None:
+        """Each constant is worked out from numbers and the constants before it."""
+        earlier: Set[str] = set()
+        for c in self.rs.consts:
+            self.name_ok(c, c.name, "a constant")
+            bad = self.not_constant(c.value, earlier)
+            if bad:
+                self.error(c.value, f"constant '{c.name}' must be worked out from numbers and "
+                                    f"earlier constants only; {bad}")
+            else:
+                t = self.expr(c.value, Scope(player=False, no_rolls="x"))
+                if t not in (NUM, ANY, BOOL):
+                    self.error(c, f"constant '{c.name}' must be a number or yes/no")
+            earlier.add(c.name)
+
+    def decks_and_piles(self) -> None:
+        rs = self.rs
+        for d in rs.decks:
+            self._declare(self.piles, "pile", d, d.name)
+            self.name_ok(d, d.name, "a deck")
+            self.decks[d.name] = d
+            seen: Dict[str, ir.Card] = {}
+            for card in d.cards:
+                if card.name in seen:
+                    self.error(card, f"card '{card.name}' appears twice in deck '{d.name}'")
+                seen[card.name] = card
+                self.cards.add(card.name)
+                if card.count < 1:
+                    self.error(card, f"card '{card.name}' has count {card.count}: a card needs x1 or more")
+                props: Set[str] = set()
+                for p in card.props:
+                    if p.name in props:
+                        self.error(p, f"card '{card.name}' gives '{p.name}' twice")
+                    props.add(p.name)
+                    kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}.get(type(p.value), ANY)
+                    if isinstance(p.value, ir.Name):
+                        self.word_clash(p, p.value.name)
+                    self.props.setdefault(p.name, set()).add(kind)
+        self.sizes()
+        for pile in rs.piles:
+            self._declare(self.piles, "pile", pile, pile.name)
+            self.name_ok(pile, pile.name, "a pile")
+        for d in rs.decks:
+            if d.refill_from is not None:
+                refill = self.piles.get(d.refill_from)
+                if refill is None:
+                    self.error(d, f"deck '{d.name}' refills from '{d.refill_from}', which is not "
+                                  f"a pile{self.nearest(d.refill_from, self.piles)}")
+                elif isinstance(refill, ir.Pile) and refill.per_player:
+                    self.error(d, f"deck '{d.name}' cannot refill from '{d.refill_from}', a pile "
+                                  f"each player has")
+
+    def tables_rules_options(self) -> None:
+        """Tables (their dice and rows), rules, options and phases."""
+        rs = self.rs
+        for t in rs.tables:
+            self._declare(self.tables, "table", t, t.name)
+            self.name_ok(t, t.name, "a table")
+            self.check_die(t, t.sides)
+            for row in t.rows:
+                if row.low > row.high:
+                    self.error(row, f"row {row.low}..{row.high} of table '{t.name}' runs backwards")
+                if row.low < 1 or row.high > t.sides:
+                    self.error(row, f"row {row.low}..{row.high} of table '{t.name}' is outside "
+                                    f"the d{t.sides} roll (1..{t.sides})")
+            self.coverage(t)
+        if rs.test is not None:
+            self.check_die(rs.test, rs.test.sides)
+        for r in rs.rules:
+            self._declare(self.rules, "rule", r, r.name)
+            self.name_ok(r, r.name, "a rule")
+        for o in rs.options:
+            self._declare(self.options, "option", o, o.name)
+            labels: Set[str] = set()
+            for choice in o.choices:
+                if choice.label in labels:
+                    self.error(choice, f"option '{o.name}' offers '{choice.label}' twice")
+                if choice.cond is not None:
+                    self.error(choice.cond, f"an option's choices are all offered: '{choice.label}' "
+                                            f"cannot have an 'if'")
+                labels.add(choice.label)
+            if not o.choices:
+                self.error(o, f"option '{o.name}' offers no choices")
+        if rs.turn is not None:
+            for ph in rs.turn.phases:
+                self._declare(self.phases, "phase", ph, ph.name)
+
+    def sizes(self) -> None:
+        """The limits on how much a ruleset declares: cards, table rows,
+        pieces, and stats with piece values and constants, each counted over
+        the whole ruleset and reported at the declaration that goes past it."""
+        rs, lim = self.rs, self.limits
+        self.past(((d, sum(c.count for c in d.cards)) for d in rs.decks), lim.max_cards,
+                  "the decks hold {} cards; the limit is {} (Limits.max_cards)")
+        self.past(((t, len(t.rows)) for t in rs.tables), lim.max_rows,
+                  "the tables have {} rows in all; the limit is {} (Limits.max_rows)")
+        self.past(((ps, len(ps.pieces)) for ps in rs.pieces), lim.max_pieces,
+                  "the piece sets hold {} pieces in all; the limit is {} (Limits.max_pieces)")
+        values = [(s, 1) for s in rs.stats] + [(c, 1) for c in rs.consts] + \
+            [(ps, len(ps.state) * len(ps.pieces)) for ps in rs.pieces]
+        self.past(values, lim.max_stats,
+                  "the stats, piece values (one per piece for each state value) and constants "
+                  "come to {}; the limit is {} (Limits.max_stats)")
+
+    def past(self, counted: Iterable[Tuple[object, int]], limit: int, message: str) -> None:
+        """Report ``message`` (total, limit) at the first declaration, in
+        file order, where the running total of ``counted`` (declaration,
+        count) goes past ``limit``."""
+        counted = list(counted)
+        total = sum(n for _, n in counted)
+        if total <= limit:
+            return
+        counted.sort(key=lambda dn: place(dn[0]))
+        running = 0
+        for node, n in counted:
+            running += n
+            if running > limit:
+                self.error(node, message.format(total, limit))
+                return
+
+    def coverage(self, t: ir.Table) -> None:
+        """Each face of the die has one row: a row that shares a roll with
+        another is reported (once, at the later one, naming the first roll
+        they share), and on any die the checker allows the faces no row
+        covers.  One sweep over the rows sorted by their first roll."""
+        rows = sorted(((row.low, min(row.high, t.sides + 1), i, row)
+                       for i, row in enumerate(t.rows) if row.low <= row.high),
+                      key=lambda r: (r[0], r[2]))
+        reach, reacher = 0, None    # the highest roll covered so far, and by which row
+        missing: List[int] = []
+        for low, high, i, row in rows:
+            if reacher is not None and low <= reach:
+                later = row if i > reacher[2] else reacher[3]
+                self.error(later, f"table '{t.name}' has two rows for a roll of {low}")
+            elif len(missing) < 10:
+                missing.extend(range(reach + 1, min(low, reach + 11)))
+            if reacher is None or high > reach:
+                reach, reacher = max(high, reach), (low, high, i, row)
+        if len(missing) < 10:
+            missing.extend(range(reach + 1, min(t.sides + 1, reach + 11)))
+        missing = [v for v in missing if 1 <= v <= t.sides][:10]
+        if 2 <= t.sides <= self.limits.max_die_sides and missing:
+            self.error(t, f"table '{t.name}' has no row for a roll of "
+                          f"{', '.join(map(str, missing))}")
+
+    def stat_shape(self, s: ir.Stat) -> None:
+        """What the syntax always gives and a document may not: a track's
+        values are its spaces' names, and a stat of words starts at one of
+        them."""
+        if s.spaces is not None and s.values != tuple(sp.name for sp in s.spaces):
+            self.error(s, f"track '{s.name}' must list as its values the names of its spaces, "
+                          f"in order")
+        if s.values is not None:
+            if not s.values:
+                self.error(s, f"stat '{s.name}' has an empty list of words")
+            elif not (isinstance(s.initial, ir.Name) and s.initial.name in s.values):
+                self.error(s, f"stat '{s.name}' must start at one of its words "
+                              f"({', '.join(s.values[:5])})")
+            if s.min is not None or s.max is not None:
+                self.error(s, f"stat '{s.name}' holds words and cannot have a min or max")
+
+    def track(self, stat: ir.Stat) -> None:
+        """A track's spaces: the data each prints, one type per name."""
+        kinds: Dict[str, str] = {}
+        for space in stat.spaces or ():
+            for prop, kind in self.printed(space.props, f"space '{space.name}'"):
+                if kind is not ANY and kinds.get(prop.name, kind) not in (kind, ANY):
+                    self.error(prop, f"'{prop.name}' is a {kinds[prop.name]} on other spaces of "
+                                     f"'{stat.name}', not a {kind}")
+                if kinds.get(prop.name) in (None, ANY):
+                    kinds[prop.name] = kind
+        self.track_props[stat.name] = kinds
+
+    def printed(self, props: Sequence[ir.PieceProp], owner: str) -> Iterator[Tuple[ir.PieceProp, str]]:
+        """(prop, kind) for each value printed on a piece or a space: each
+        name once, each word checked against the stat names."""
+        seen = set()
+        for prop in props:
+            if prop.name in seen:
+                self.error(prop, f"{owner} gives '{prop.name}' twice")
+            seen.add(prop.name)
+            v = prop.value
+            if isinstance(v, ir.Name):
+                self.word_clash(prop, v.name)
+            yield prop, {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}[type(v)]
+
+    def word_clash(self, node: object, word: str) -> None:
+        if word in self.stats or word in self.consts:
+            self.error(node, f"the word '{word}' is also the name of a stat or constant, "
+                             f"which a bare '{word}' would read instead")
+
+    def piece_set(self, ps: ir.PieceSet) -> None:
+        """Declare a piece set: its state values, and the attributes its
+        pieces' lines give (each attribute of one type throughout)."""
+        if not self._declare(self.piece_sets, "piece set", ps, ps.name):
+            return
+        self.name_ok(ps, ps.name, "a piece set")
+        if ps.name in self.piles or ps.name in self.stats:
+            self.error(ps, f"'{ps.name}' names both a piece set and a pile or stat")
+        fields: Dict[str, Field] = {}
+        for st in ps.state:
+            self.name_ok(st, st.name, "a piece's value")
+            self.stat_shape(st)
+            if st.scope != "piece":
+                self.error(st, f"piece value '{st.name}' must be one per piece")
+            if st.name in fields:
+                self.error(st, f"piece value '{st.name}' is declared twice")
+            if st.values:
+                kind = TEXT
+                for v in st.values:
+                    if v in self.stats or v in self.consts:
+                        self.error(st, f"the word '{v}' is also the name of a stat or constant, "
+                                       f"so '{st.name} is {v}' would read that instead")
+            else:
+                kind = {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY}.get(type(st.initial), ANY)
+                if kind is ANY and not isinstance(st.initial, ir.NoneLit):
+                    self.error(st.initial, f"the starting value of piece value '{st.name}' must be "
+                                           f"a number, yes/no or none")
+            fields[st.name] = (kind, True, st)
+        names: Set[str] = set()
+        for piece in ps.pieces:
+            if piece.name in names:
+                self.error(piece, f"piece '{piece.name}' appears twice in '{ps.name}'")
+            names.add(piece.name)
+            for prop, kind in self.printed(piece.props, f"piece '{piece.name}'"):
+                value = prop.value
+                if prop.name in fields and fields[prop.name][1]:
+                    want, _, state = fields[prop.name]
+                    words = state.values if state is not None else None
+                    if words and isinstance(value, ir.Name) and value.name not in words:
+                        self.error(prop, f"'{value.name}' is not one of the values of '{prop.name}': "
+                                         f"{', '.join(words)}")
+                    elif kind not in (want, ANY) and want is not ANY:
+                        self.error(prop, f"'{prop.name}' holds a {want}, not a {kind}")
+                    continue
+                self.name_ok(prop, prop.name, "a piece's attribute")
+                if prop.name in fields and kind is not ANY and fields[prop.name][0] not in (kind, ANY):
+                    self.error(prop, f"attribute '{prop.name}' is a {fields[prop.name][0]} on another "
+                                     f"piece, but a {kind} here")
+                elif prop.name not in fields or fields[prop.name][0] is ANY:
+                    fields[prop.name] = (kind, False, None)
+        if not ps.pieces:
+            self.error(ps, f"piece set '{ps.name}' has no pieces")
+        self.piece_fields[ps.name] = fields
+
+    def bound(self, stat: ir.Stat, e: Optional[ir.Bound]) -> Optional[int]:
+        """A stat's bound as a number (a literal or a constant), or None."""
+        if e is None:
+            return None
+        if isinstance(e, ir.Num):
+            return e.value
+        if isinstance(e, ir.Name) and e.name in self.consts:
+            value = self.consts[e.name].value
+            if isinstance(value, ir.Num):
+                return value.value
+            self.error(e, f"the bound '{e.name}' of stat '{stat.name}' must be a number constant")
+            return None
+        self.error(e, f"a bound of stat '{stat.name}' must be a number or a constant, "
+                      f"not '{getattr(e, 'name', e)}'{self.nearest(getattr(e, 'name', ''), self.consts)}")
+        return None
+
+    def not_constant(self, e: ir.Expr, earlier: Set[str]) -> Optional[str]:
+        """Why ``e`` is not a constant expression (None when it is)."""
+        stack = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ir.Num, ir.Bool)):
+                continue
+            if isinstance(node, (ir.Neg, ir.Not)):
+                stack.append(node.operand)
+            elif isinstance(node, ir.BinOp):
+                stack += [node.left, node.right]
+            elif isinstance(node, ir.CallFn) and node.func in FUNCS:
+                stack += list(node.args)
+            elif isinstance(node, ir.Name):
+                if node.name not in earlier:
+                    return (f"'{node.name}' is not a constant declared before it"
+                            + self.nearest(node.name, earlier))
+            else:
+                return f"it cannot use {type(node).__name__.lower()}"
+        return None
+
+    def bodies(self) -> None:
+        rs = self.rs
+        for dt in rs.draw_triggers:
+            if dt.deck not in self.decks:
+                self.error(dt, f"'on draw' needs a deck: there is no deck '{dt.deck}'"
+                               f"{self.nearest(dt.deck, self.decks)}")
+            scope = Scope(player=True)
+            self.name_ok(dt, dt.var, "a card variable")
+            scope.locals[dt.var] = CARD
+            if dt.cond is not None:
+                self.expect(dt.cond, scope.child(no_rolls=WHERE_ROLL, card=True), BOOL,
+                            "a 'where' condition")
+            self.block(dt.body, scope)
+        for trig in rs.triggers:
+            self.expect(trig.cond, Scope(player=True, no_rolls=DECL_ROLL.format(what="a 'whenever' condition")),
+                        BOOL, "a 'whenever' condition")
+            self.block(trig.body, Scope(player=True))
+        if rs.reroll is not None:
+            scope = Scope(player=True, no_rolls=DECL_ROLL.format(what="a reroll rule"))
+            self.expect(rs.reroll.cond, scope, BOOL, "the reroll condition")
+            for s in rs.reroll.cost:
+                if not isinstance(s, (ir.Assign, ir.Let)):
+                    self.error(s, "the cost of a reroll may only change values (x -= 1)")
+            self.block(rs.reroll.cost, scope)
+        for r in rs.rules:
+            scope = Scope(player=True)
+            for param in r.params:
+                self.name_ok(param, param.name, "a parameter")
+                if param.name in scope.locals:
+                    self.error(param, f"rule '{r.name}' has two parameters named '{param.name}'")
+                scope.locals[param.name] = self.param_type(param, report=True)
+            self.block(r.body, scope)
+        for t in rs.tables:
+            for row in t.rows:
+                self.block(row.body, Scope(player=True))
+        for o in rs.options:
+            for c in o.choices:
+                self.block(c.body, Scope(player=True))
+        self.block(rs.setup, Scope(player=False, setup=True))
+        if rs.turn is not None:
+            if rs.turn.first is not None:
+                first = self.expr(rs.turn.first,
+                                  Scope(player=False, no_rolls=DECL_ROLL.format(what="the turn order")))
+                if first not in (PLAYER, ANY):
+                    self.error(rs.turn.first, f"turns go clockwise from a player, not a {first}")
+            if rs.turn.when is not None:
+                self.expect(rs.turn.when, Scope(player=True, no_rolls=DECL_ROLL.format(what="the turn's 'when'")),
+                            BOOL, "the turn's 'when' condition")
+            ended = False
+            for ph in rs.turn.phases:
+                if ended:
+                    self.error(ph, f"phase '{ph.name}' can never be reached: the phase before "
+                                   f"it always ends the turn")
+                scope = Scope(player=True, turn=True)
+                self.block(ph.body, scope)
+                if ph.body and isinstance(ph.body[-1], (ir.EndTurn, ir.EndGame)):
+                    ended = True
+        for e in rs.endings:
+            self.expect(e.cond, Scope(player=False, no_rolls=DECL_ROLL.format(what="an end condition")),
+                        BOOL, "an end condition")
+        if rs.turn is None and not rs.endings:
+            self.warn(rs, "the ruleset has no turn and no end: the game ends after setup")
+        for item in rs.score:
+            scope = Scope(player=True, no_rolls=DECL_ROLL.format(what="the score"))
+            self.expect(item.points, scope, NUM, "points")
+            if item.cond is not None:
+                self.expect(item.cond, scope, BOOL, "a scoring condition")
+        for r in rs.rules:
+            if r.name not in self.used_rules:
+                self.warn(r, f"rule '{r.name}' is never used")
+        for t in rs.tables:
+            if t.name not in self.used_tables:
+                self.warn(t, f"table '{t.name}' is never rolled on")
+        for d in rs.decks:
+            if sum(c.count for c in d.cards) == 0 and d.name in self.drawn:
+                self.error(d, f"deck '{d.name}' has no cards but is drawn from")
+

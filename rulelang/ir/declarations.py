@@ -1,0 +1,263 @@
+"""The IR's declarations: what a ruleset declares (stats, constants, decks,
+piles, pieces, tables, rules, options, the turn, triggers, endings, the
+score) and the ``Ruleset`` that holds them all, as frozen attrs classes."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import attrs
+
+from .fields import Pos
+from .fields import meta_field as _f
+from .fields import name_field as _name
+from .fields import pos_field as _pos
+from .fields import text_field as _text
+from .nodes import Bound, Choice, Expr, Literal, Stmt
+
+
+@attrs.frozen
+class Stat:
+    """A named value.  ``scope`` is ``player`` (one per player), ``global``
+    or ``turn`` (one per player, reset from ``initial`` at each turn's
+    start).  ``values`` lists the allowed words of an enum stat."""
+
+    name: str = _name()
+    scope: str = _f("one per player, one in all, one per player reset each turn, "
+                    "or one per piece of a set", enum=["player", "global", "turn", "piece"])
+    initial: Expr
+    min: Optional[Bound] = None
+    max: Optional[Bound] = None
+    values: Optional[Tuple[str, ...]] = _name(default=None)
+    spaces: Optional[Tuple["Space", ...]] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Const:
+    name: str = _name()
+    value: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Prop:
+    """A card's property: a number, yes/no, none or a word."""
+
+    name: str = _name()
+    value: Literal
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Card:
+    name: str = _text()
+    count: int = _f("copies of this card in the deck", minimum=1)
+    props: Tuple[Prop, ...] = ()
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Deck:
+    """A shuffled deck: the cards it starts with, and the pile shuffled back
+    into it when a draw finds it empty."""
+
+    name: str = _name()
+    cards: Tuple[Card, ...] = _f("the cards it starts with", minItems=1)
+    refill_from: Optional[str] = _name(default=None)
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Pile:
+    name: str = _name()
+    per_player: bool = False
+    hidden: bool = False
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PieceProp:
+    """A fixed attribute of a piece, or the starting value of one of its
+    state values: a number, yes/no, none or a word."""
+
+    name: str = _name()
+    value: Literal
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Space:
+    """A space of a track (``track depth { shallow: air 3, light yes … }``):
+    its name, one of the track stat's words, and the data printed on it,
+    read as ``depth.air`` while the track's marker is on it."""
+
+    name: str = _name()
+    props: Tuple[PieceProp, ...] = ()
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Piece:
+    name: str = _text()
+    props: Tuple[PieceProp, ...] = ()
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PieceSet:
+    """A set of pieces (``pieces workers { ... }``): each has the attributes
+    on its line, and its own copy of the ``state`` values."""
+
+    name: str = _name()
+    state: Tuple["Stat", ...] = ()
+    pieces: Tuple[Piece, ...] = _f("the pieces, in order", default=(), minItems=1)
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Row:
+    low: int = _f("lowest roll of this row", minimum=1)
+    high: int = _f("highest roll of this row", minimum=1)
+    label: Optional[str] = _text()
+    body: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Table:
+    name: str = _name()
+    sides: int = _f("sides of the die rolled on it", minimum=2)
+    rows: Tuple[Row, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class TestDef:
+    """How ``test X`` is made: ``roll d<sides> <op> X``."""
+
+    param: str = _name()
+    sides: int = _f("sides of the test die", minimum=2)
+    op: str = _f("how the roll compares with the value tested", enum=["==", "!=", "<", "<=", ">", ">="])
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Param:
+    """A rule's parameter: ``type`` is ``number`` (the default), ``player``
+    or the name of a piece set."""
+
+    name: str = _name()
+    type: str = _name(default="number")
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Rule:
+    name: str = _name()
+    body: Tuple[Stmt, ...]
+    params: Tuple[Param, ...] = ()
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Option:
+    name: str = _name()
+    prompt: Optional[str] = _text()
+    choices: Tuple[Choice, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Phase:
+    name: str = _name()
+    body: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Turn:
+    """One player's turn: its phases in order.  Turns go clockwise from
+    ``first`` (a player-valued expression); a player takes a turn only when
+    ``when`` holds for them."""
+
+    first: Optional[Expr]
+    when: Optional[Expr]
+    phases: Tuple[Phase, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Trigger:
+    """``whenever cond { ... }``: runs when a change makes ``cond`` true for
+    the player whose stat changed."""
+
+    cond: Expr
+    body: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class DrawTrigger:
+    """``on draw from DECK as c where COND { ... }``: runs at once, for the
+    player in scope of the draw, each time a card meeting ``cond`` is drawn
+    from the deck; the draw then goes on."""
+
+    deck: str = _name()
+    var: str = _name()
+    cond: Optional[Expr]
+    body: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Reroll:
+    """After any die rolled during a turn, while ``cond`` holds, the turn's
+    player may roll it again; ``cost`` runs for each reroll."""
+
+    cond: Expr
+    cost: Tuple[Stmt, ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Ending:
+    name: str = _text()
+    cond: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ScoreItem:
+    points: Expr
+    cond: Optional[Expr] = None
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Ruleset:
+    title: str = _text("the game's name")
+    min_players: int = _f("fewest players", minimum=1)
+    max_players: int = _f("most players", minimum=1)
+    stats: Tuple[Stat, ...] = ()
+    consts: Tuple[Const, ...] = ()
+    decks: Tuple[Deck, ...] = ()
+    piles: Tuple[Pile, ...] = ()
+    pieces: Tuple[PieceSet, ...] = ()
+    tables: Tuple[Table, ...] = ()
+    test: Optional[TestDef] = None
+    rules: Tuple[Rule, ...] = ()
+    options: Tuple[Option, ...] = ()
+    setup: Tuple[Stmt, ...] = ()
+    turn: Optional[Turn] = None
+    triggers: Tuple[Trigger, ...] = ()
+    draw_triggers: Tuple[DrawTrigger, ...] = ()
+    reroll: Optional[Reroll] = None
+    endings: Tuple[Ending, ...] = ()
+    score: Tuple[ScoreItem, ...] = ()
+    winner: str = _f("whether the highest or the lowest score wins", default="highest",
+                     enum=["highest", "lowest"])
+    filename: str = attrs.field(default="<string>", eq=False, repr=False)
+    source: str = attrs.field(default="", eq=False, repr=False)
+    pos: Optional[Pos] = _pos()
+    players_pos: Optional[Pos] = _pos()
