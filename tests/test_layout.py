@@ -153,14 +153,14 @@ def test_each_stage_imports_only_from_the_stages_before_it():
 def test_the_stage_check_finds_a_backward_import():
     assert stage_of("rulelang.ir.walk") == (1, "ir")
     assert stage_of("rulelang.check.resolve")[0] == stage_of("rulelang.syntax.parse")[0]
-    assert stage_of("rulelang.engine.compile")[0] > stage_of("rulelang.check")[0]
+    assert stage_of("rulelang.engine.program")[0] > stage_of("rulelang.check")[0]
     assert stage_of("rulelang.irony") is None
 
 
 def test_package_imports_are_read_as_modules():
     """``from .. import ir`` imports the package rulelang.ir, not the root."""
     assert "rulelang.ir" in imports_of(PACKAGE / "check" / "base.py")
-    assert "rulelang.check.resolve" in imports_of(PACKAGE / "engine" / "compile.py")
+    assert "rulelang.check.resolve" in imports_of(PACKAGE / "engine" / "program.py")
 
 
 # ---------------------------------------------------------------- sizes

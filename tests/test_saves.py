@@ -129,7 +129,7 @@ def test_every_local_of_every_code_has_its_kinds(name):
         for slot, found in enumerate(kinds[:prog.nlocals[code]]):
             assert found, (prog.code_names[code], slot)
             for kind in found:
-                assert kind[0] in rulelang.engine.compile.LOCAL_KINDS
+                assert kind[0] in rulelang.engine.kinds.LOCAL_KINDS
                 if kind[0] in classes:
                     assert type(prog.codes[code][kind[1]]) is classes[kind[0]]
 

@@ -198,7 +198,7 @@ class Runner:
         return at_line(len(self.wheres) - 1, op.where)
 
     def value(self, fn):
-        """Source of a compiled expression (``compile.compiled``), inline."""
+        """Source of a compiled expression (``runtime.compiled``), inline."""
         return fn.src
 
     def emit(self, depth, *lines):

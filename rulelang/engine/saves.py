@@ -36,7 +36,7 @@ from ..check import ANY, BOOL, CARD, CARDS, NUM, PLAYER, POOL, TEXT, Checker
 from ..documents import Odd
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError, SaveError
 from . import ops as O
-from .compile import compile_ruleset
+from .program import compile_ruleset
 from .ops import LOCALS, PC, PLAYER as PLAYER_SLOT, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, RuleFault
 
 FORMAT = "rulelang-state/2"

@@ -2,8 +2,8 @@
 
 A ``State`` is plain data (lists of ints and strings, a stack of frames, a
 64-bit generator counter), so cloning, comparing and saving it are cheap
-and exact.  All game logic lives in the compiled program (compile.py,
-ops/); this module runs it until the next decision or chance node.
+and exact.  All game logic lives in the compiled program (``program``,
+``ops``); this module runs it until the next decision or chance node.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import attrs
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import saves as _saves
-from .compile import Program
+from .program import Program
 from .ops import (CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At, fault,
                   logged, rand_below)
 from .visibility import Sight, sees

@@ -218,7 +218,7 @@ class _At(Op):
 
 
 class PureOp(Op):
-    """A run of statements that never wait (``compile.PureBlock``): lines of
+    """A run of statements that never wait (``statements.PureBlock``): lines of
     generated Python, part of their code's generated function
     (``codegen``).  Run on its own, it is made into a function first."""
 
@@ -226,7 +226,7 @@ class PureOp(Op):
 
     def __init__(self, where, lines, wheres, env, make):
         super().__init__(where)
-        # ``env``: what the lines can name (``compile.Program.gen_env``);
+        # ``env``: what the lines can name (``program.Program.gen_env``);
         # ``make``: what turns the op into its function (``codegen.pure_function``).
         self.lines, self.wheres, self.env, self.make, self.fn = lines, wheres, env, make, None
 

@@ -1,0 +1,32 @@
+"""The kinds of value a local of a frame may hold (checked in a restored
+state against what the compiler recorded)."""
+
+#: What a local of a frame may hold.  The compiler records, for each local
+#: of each code, the kinds of value the code puts there
+#: (``Program.local_kinds``); a restored state is checked against them
+#: (``saves.py``).  A kind is a tuple whose first item says what it is:
+#:
+#: ``("value",)``                 anything a rule works out: a number, yes/no,
+#:                                none, a word, a tuple of numbers (dice, cards)
+#: ``("seat",)``                  none or a seat
+#: ``("card",)``                  none or a card id
+#: ``("cards",)``                 none or a tuple of card ids
+#: ``("piece", SET)``             none or the index of a piece of SET
+#: ``("roll", N, S)``             none or the sum of N dice of S sides
+#: ``("dice", S)``                none or the faces of a pool of S-sided dice
+#: ``("count",)``                 none or a whole number (cards still to draw)
+#: ``("probe",)``                 always none (no longer made: room for a
+#:                                question's temporary in 0.2.0)
+#:
+#: and the work of a loop or an op, none except while the frame is inside
+#: the loop that starts at ``PC`` (or waits at the op at ``PC``):
+#:
+#: ``("each-player", PC)``        (passes made, first seat): ``ForEachOp``
+#: ``("each-card", PC)``          (the cards, passes made): ``ForEachCardOp``
+#: ``("each-piece", PC)``         passes made: ``ForEachPieceOp``
+#: ``("repeat", PC)``             passes left: ``CounterOp``
+#: ``("pool-work", PC, S)``       (faces rolled, dice left): ``PoolOp``
+#: ``("roll-off", PC, S)``        (contenders, their rolls): ``RollOffOp``
+LOCAL_KINDS = ("value", "seat", "card", "cards", "piece", "roll", "dice", "count", "probe",
+               "each-player", "each-card", "each-piece", "repeat", "pool-work", "roll-off")
+VALUE, SEAT, CARD, CARDS, COUNT = ("value",), ("seat",), ("card",), ("cards",), ("count",)

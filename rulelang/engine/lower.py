@@ -1,0 +1,609 @@
+"""Lowering: a code's statements to ops (those that can wait) and runs of
+generated Python (those that cannot, ``statements.PureBlock``); each local
+given a slot in the frame."""
+
+from __future__ import annotations
+
+from .. import ir
+from . import codegen
+from . import ops as O
+from .kinds import CARD, CARDS, COUNT, SEAT, VALUE
+from .ops import LOCALS, PLAYER
+from .runtime import compiled, keeper
+from .source import Source
+from .statements import PURE_NODES, SIMPLE, PureBlock
+from .work import _children
+
+
+class Ctx:
+    """Compiles the statements of one code (a rule, table, option, phase)."""
+
+    def __init__(self, prog, code_id, name):
+        self.prog = prog
+        self.code_id = code_id
+        self.code = prog.codes[code_id] if code_id is not None else []
+        # The places the generated code's ``at_line`` comments name by index.
+        self.wheres = prog.code_wheres[code_id] if code_id is not None else []
+        self.name = name
+        self.locals = {}
+        self.nlocals = 0
+        self.loops = []   # stack of (breaks: [ops], work slots, restore slot)
+        self.hoisted = {}
+        self.piece_locals = {}   # local name -> piece set it holds
+        self.card_locals = set()  # locals that hold one card
+        self.chosen_locals = set()  # locals that hold chosen cards ('choose N cards … as')
+        #: local -> [source of who may see the cards it holds or was made
+        #: from (``visibility``)]; [] when everyone may (a log line naming
+        #: them is for those only: ``PureBlock.log``).  A card local missing here: nobody.
+        self.card_from = {}
+        self.card_scope = []     # slots of the card in scope in a 'where'
+        self.piece_scope = []    # (piece set, slot) of the piece in scope in a 'where'
+
+    # ------------------------------------------------------------ plumbing
+
+    def where(self, node):
+        return (self.name, getattr(node, "pos", None))
+
+    def emit(self, op):
+        self.code.append(op)
+        return op
+
+    def local(self, name, kind):
+        """The slot of local ``name``, which here gets a value of ``kind``
+        (one of ``LOCAL_KINDS``; a name used again may add a kind)."""
+        if name not in self.locals:
+            self.locals[name] = LOCALS + self.nlocals
+            self.nlocals += 1
+        slot = self.locals[name]
+        self.holds(slot, kind)
+        return slot
+
+    def temp(self, kind):
+        """A new slot for the machine's own use, holding values of ``kind``."""
+        slot = LOCALS + self.nlocals
+        self.nlocals += 1
+        self.holds(slot, kind)
+        return slot
+
+    def holds(self, slot, kind):
+        """Record that local ``slot`` of this code may hold a ``kind`` of
+        value (``Program.local_kinds``: what a restored state is checked
+        against)."""
+        if self.code_id is None:
+            return
+        kinds = self.prog.local_kinds[self.code_id]
+        i = slot - LOCALS
+        if len(kinds) <= i:
+            kinds.extend(() for _ in range(i + 1 - len(kinds)))
+        if kind not in kinds[i]:
+            kinds[i] += (kind,)
+
+    def done(self):
+        if self.code_id is not None:
+            self.prog.nlocals[self.code_id] = max(self.prog.nlocals[self.code_id], self.nlocals)
+
+    def finish(self, stmts):
+        self.block(stmts)
+        self.done()
+
+    # ---------------------------------------------------------- statements
+
+    def block(self, stmts):
+        """Compile statements; a run of them that can never wait (no dice,
+        no draws, no choices, no calls) becomes one op (see ``PureBlock``),
+        of at most ``PURE_NODES`` IR nodes (so that no generated function
+        is huge: a longer run is several ops)."""
+        run, nodes = [], 0
+        for s in stmts:
+            if self.pure(s, 0, 0):
+                size = self.size(s)
+                if nodes + size > PURE_NODES:
+                    self.flush(run)
+                    run, nodes = [], 0
+                run.append(s)
+                nodes += size
+                continue
+            self.flush(run)
+            run, nodes = [], 0
+            self.stmt(s)
+        self.flush(run)
+
+    def size(self, s):
+        """The IR nodes in statement ``s``: worked out in one pass for a
+        statement and every statement inside it, kept for the program."""
+        sizes = self.prog.stmt_sizes
+        found = sizes.get(id(s))
+        if found is None:
+            order, stack = [], [s]
+            while stack:
+                node = stack.pop()
+                kids = _children(node)
+                order.append((node, kids))
+                stack.extend(kids)
+            total = {}
+            for node, kids in reversed(order):
+                n = total[id(node)] = 1 + sum([total[id(c)] for c in kids])
+                if isinstance(node, _STMT_TYPES):
+                    sizes[id(node)] = n
+            found = sizes[id(s)]
+        return found
+
+    def flush(self, run):
+        if run:
+            self.emit(self.pure_op(run))
+
+    def pure(self, s, loops, depth):
+        """Whether ``s`` runs straight through: only value changes, moves of
+        cards, logs and skips, under if / while / repeat (with 'stop' only
+        inside such a loop), and not nested too deep for generated code."""
+        # ``loops`` counts the Python blocks (for, while, try) the generated
+        # code nests: Python allows 20, and the code's function uses 2.
+        if depth > 40 or loops > 14 or self.size(s) > PURE_NODES:
+            return False
+        if isinstance(s, ir.Stop):
+            return loops > 0
+        if isinstance(s, (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards,
+                          ir.MoveCard, ir.Spend)):
+            if any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(s)):
+                return False
+            return not (isinstance(s, ir.Assign) and self.watched(s))
+        if isinstance(s, ir.If):
+            if any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(s.cond)):
+                return False
+            elif_ = len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If)
+            return all(self.pure(x, loops, depth + 1) for x in s.then) and \
+                all(self.pure(x, loops, depth if elif_ else depth + 1) for x in s.orelse)
+        if isinstance(s, (ir.While, ir.Repeat, ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard)):
+            head = s.times if isinstance(s, ir.Repeat) else s.cond
+            if head is not None and \
+                    any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(head)):
+                return False
+            blocks = 2 if isinstance(s, ir.ForEachPlayer) and not s.var else 1
+            return all(self.pure(x, loops + blocks, depth + 3) for x in s.body)
+        return False
+
+    def watched(self, s):
+        """Whether assigning ``s`` may set off a 'whenever' (then it is an op
+        of its own, which can start the reaction)."""
+        name = s.target.name
+        if isinstance(s.target, ir.Attr) and s.target.obj in self.piece_locals:
+            return False
+        trig = self.prog.trigger_conds.get(name)
+        is_stat = name in self.prog.pslot or name in self.prog.gslot
+        return bool(trig and is_stat and not (isinstance(s.target, ir.Name) and name in self.locals))
+
+    def stmt(self, s):
+        if not isinstance(s, ir.While):   # a while rolls anew before each test
+            self.hoist(s)
+        if isinstance(s, ir.Assign) and self.watched(s):
+            self.trigger_assign(s)
+        elif isinstance(s, SIMPLE):
+            self.flush([s])
+        else:
+            getattr(self, "s_" + type(s).__name__)(s)
+
+    def hoist(self, s):
+        """Rolls inside a statement's expressions are made first, each into
+        a local, by ops of their own (so they can wait for chance)."""
+        for node in _expressions_of(s):
+            for roll in _rolls_in(node):
+                if id(roll) in self.hoisted:
+                    continue
+                if isinstance(roll, ir.Roll):
+                    slot = self.temp(("roll", roll.count, roll.sides))
+                elif isinstance(roll, ir.Pool):
+                    slot = self.temp(("dice", roll.sides))
+                else:
+                    slot = self.temp(SEAT)
+                self.hoisted[id(roll)] = slot
+                if isinstance(roll, ir.Roll):
+                    self.emit(O.RollOp(self.where(roll), roll.count, roll.sides, slot,
+                                       f"{roll.count if roll.count > 1 else ''}d{roll.sides}"))
+                elif isinstance(roll, ir.Pool):
+                    count = self.expr(roll.count)
+                    work = self.temp(("pool-work", len(self.code), roll.sides))
+                    self.emit(O.PoolOp(self.where(roll), count, roll.sides, slot, work))
+                else:
+                    work = self.temp(("roll-off", len(self.code), roll.sides))
+                    self.emit(O.RollOffOp(self.where(roll), roll.sides, slot, work))
+
+    def statements_function(self, stmts):
+        """fn(st, fr) carrying out statements that never wait (``PureBlock``)."""
+        return self.pure_op(stmts).call
+
+    def pure_op(self, stmts):
+        return O.PureOp(self.where(stmts[0]), PureBlock(self).lines_of(stmts), self.wheres,
+                        self.prog.gen_env, codegen.pure_function)
+
+    def trigger_assign(self, s):
+        """An assignment to a stat a 'whenever' watches: an op of its own,
+        which starts the reaction when its condition becomes true."""
+        who = f"fr[{self.locals[s.target.obj]}]" if isinstance(s.target, ir.Attr) else f"fr[{PLAYER}]"
+        self.emit(O.TriggerAssign(self.where(s), compiled(who, self.prog.gen_env),
+                                  self.statements_function([s]),
+                                  self.prog.trigger_conds[s.target.name]))
+
+    def assign_place(self, s):
+        """(Python source of the place ``s`` assigns, its keeper): the same
+        places and bounds as ``assign_fn``, for generated code."""
+        t, prog = s.target, self.prog
+        big, dice = prog.limits.max_number, prog.limits.max_dice
+        if isinstance(t, ir.Name) and t.name in self.locals:
+            return f"fr[{self.locals[t.name]}]", keeper(None, None, big, dice)
+        if isinstance(t, ir.Attr) and t.obj in self.piece_locals:
+            pset = self.piece_locals[t.obj]
+            decl = prog.piece_sets[pset].state[prog.piece_slot[pset][t.name]]
+            lo = None if decl.min is None else prog.const_value(decl.min)
+            hi = None if decl.max is None else prog.const_value(decl.max)
+            base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][t.name]
+            return f"st.g[{base} + fr[{self.locals[t.obj]}] * {K} + {k}]", keeper(lo, hi, big, dice)
+        lo, hi = prog.bounds[t.name]
+        keep = keeper(lo, hi, big, dice)
+        if prog.stat_decl[t.name].scope == "global":
+            return f"st.g[{prog.gslot[t.name]}]", keep
+        who = f"fr[{self.locals[t.obj]}]" if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
+        return f"st.v[{who} * {prog.K} + {prog.pslot[t.name]}]", keep
+
+    def s_If(self, s):
+        j = self.emit(O.JumpUnless(self.where(s), self.cond_expr(s.cond)))
+        self.block(s.then)
+        if s.orelse:
+            out = self.emit(O.Jump(self.where(s)))
+            j.target = len(self.code)
+            self.block(s.orelse)
+            out.target = len(self.code)
+        else:
+            j.target = len(self.code)
+
+    def s_Repeat(self, s):
+        work = self.temp(("repeat", len(self.code)))
+        head = len(self.code)
+        op = self.emit(O.CounterOp(self.where(s), work, self.expr(s.times)))
+        self._loop_body(s.body, head, [work], None, s)
+        op.end = len(self.code)
+        self._close_loop()
+
+    def s_While(self, s):
+        head = len(self.code)
+        self.hoist(s)
+        j = self.emit(O.JumpUnless(self.where(s), self.cond_expr(s.cond)))
+        self._loop_body(s.body, head, [], None, s)
+        j.target = len(self.code)
+        self._close_loop()
+
+    def s_ChooseCard(self, s):
+        var = self.local(s.var, CARD)
+        self.card_locals.add(s.var)
+        self.card_from[s.var] = self.pile_seen(s.pile)
+        pile = self.pile(s.pile)
+        # Each kind of card once: copies are alike.
+        source = Source(self)
+        c = source.temp()
+        self.card_scope.append(c)
+        try:
+            where = "" if s.cond is None else f" if {source.cond(s.cond)}"
+        finally:
+            self.card_scope.pop()
+        matching = compiled(f"[{c} for {c} in sorted(set(st.piles[{pile.src}])){where}]",
+                            self.prog.gen_env)
+        self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, c: st.prog.card_labels[c],
+                                  var, s.prompt or "choose a card",
+                                  prefix=f"{s.prompt}: " if s.prompt else "", pile=pile))
+
+    def s_ForEachCard(self, s):
+        var = self.local(s.var, CARD)
+        self.card_locals.add(s.var)
+        self.card_from[s.var] = self.pile_seen(s.pile)
+        self.card_scope.append(f"fr[{var}]")
+        cond = self.cond_expr(s.cond) if s.cond is not None else None
+        self.card_scope.pop()
+        work = self.temp(("each-card", len(self.code)))
+        head = len(self.code)
+        op = self.emit(O.ForEachCardOp(self.where(s), work, var, self.pile(s.pile), cond))
+        self._loop_body(s.body, head, [work], None, s)
+        op.end = len(self.code)
+        self._close_loop()
+
+    def s_ForEachPiece(self, s):
+        var = self.local(s.var, ("piece", s.pieces))
+        self.piece_locals[s.var] = s.pieces
+        self.piece_scope.append((s.pieces, f"fr[{var}]"))
+        cond = self.cond_expr(s.cond) if s.cond is not None else None
+        self.piece_scope.pop()
+        work = self.temp(("each-piece", len(self.code)))
+        head = len(self.code)
+        op = self.emit(O.ForEachPieceOp(self.where(s), work, var, len(self.prog.piece_names[s.pieces]), cond))
+        self._loop_body(s.body, head, [work], None, s)
+        op.end = len(self.code)
+        self._close_loop()
+
+    def s_ChoosePiece(self, s):
+        var = self.local(s.var, ("piece", s.pieces))
+        self.piece_locals[s.var] = s.pieces
+        matching = self.pieces_matching(s.pieces, s.cond)
+        names = self.prog.piece_names[s.pieces]
+        self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, i: names[i], var,
+                                  s.prompt or f"choose from {s.pieces}"))
+
+    def s_ForEachPlayer(self, s):
+        work, saved = self.temp(("each-player", len(self.code))), self.temp(SEAT)
+        var = self.local(s.var, SEAT) if s.var else None
+        cond = self.cond_expr(s.cond) if s.cond is not None else None
+        head = len(self.code)
+        op = self.emit(O.ForEachOp(self.where(s), work, saved, var, s.other, cond))
+        self._loop_body(s.body, head, [work], saved, s)
+        op.end = len(self.code)
+        self._close_loop()
+
+    def _loop_body(self, body, head, work, restore, loop):
+        self.loops.append(([], work, restore))
+        self.block(body)
+        # The jump back counts the work of the next pass.
+        self.emit(O.Jump(self.where(loop), head, self.prog.work.loop_pass(loop)))
+
+    def _close_loop(self):
+        breaks, _, _ = self.loops.pop()
+        for b in breaks:
+            b.target = len(self.code)
+
+    def s_Stop(self, s):
+        breaks, work, restore = self.loops[-1]
+        breaks.append(self.emit(O.ClearOp(self.where(s), work, restore)))
+
+    def s_RollOn(self, s):
+        self.emit(O.CallOp(self.where(s), self.prog.table_code[s.table],
+                           dynamic=id(s) in self.prog.work.dynamic))
+
+    def s_Test(self, s):
+        test = self.prog.rs.test
+        slot = self.temp(("roll", 1, test.sides))
+        self.emit(O.RollOp(self.where(s), 1, test.sides, slot,
+                           f"test of {s.target.name}" if isinstance(s.target, ir.Name) else "test"))
+        under = test.op in ("<=", "<", "==")
+        what = s.target.name if isinstance(s.target, ir.Name) else "a test"
+        src = Source(self)
+        roll, t, passed, margin = src.temp(), src.temp(), src.temp(), src.temp()
+        self.line_op(s, f"{roll} = fr[{slot}]", f"{t} = {src.src(s.target)}",
+                     f"{passed} = {roll} {codegen.operator(test.op)} {t}",
+                     f"{margin} = {roll} - {t}" if under else f"{margin} = {t} - {roll}",
+                     f"st.test = ({passed}, {margin})", "if st.logging:",
+                     f"    _note_test(st, fr[{PLAYER}], {src.const(what)}, {roll}, {t}, {passed}, "
+                     f"{margin})")
+
+    def pile(self, ref):
+        """fn(st, fr) -> the index in ``st.piles`` of the pile ``ref`` names."""
+        return compiled(self.pile_src(ref), self.prog.gen_env)
+
+    def pile_src(self, ref):
+        """Python source of the index of a pile in ``st.piles`` (``Source.pile``)."""
+        return Source(self).pile(ref)
+
+    def line_op(self, node, *lines):
+        """An op doing some lines of generated Python (about ``node``)."""
+        self.wheres.append(self.where(node))
+        return self.emit(O.PureOp(self.where(node), [codegen.at_line(len(self.wheres) - 1,
+                                                                     self.where(node)), *lines],
+                                  self.wheres, self.prog.gen_env, codegen.pure_function))
+
+    def s_Draw(self, s):
+        work = self.temp(COUNT)
+        src = Source(self)
+        hooks = self.prog.draw_hooks.get(s.source.name, ())
+        # Each card drawn is work, and so is asking the deck's 'on draw'
+        # rules about it (``ops.draw_work``): from a pile of more than
+        # FEW_CARDS cards counted here, for the cards it holds; from a
+        # smaller one, in the statement's work (``Work``).  A refill counts
+        # again, in the draw.
+        per_card = self.prog.work.per_card(s.source.name)
+        lines = [f"fr[{work}] = {src.src(s.count)}"]
+        if self.prog.work.cards > O.FEW_CARDS:
+            n = src.temp()
+            lines += [f"if ({n} := len(st.piles[{self.pile_src(s.source)}])) > {O.FEW_CARDS}:",
+                      f"    st.steps += {src.const(O.draw_work)}(fr[{work}], {n}, {per_card})",
+                      "    if st.steps > _lim:",
+                      f"        raise RuleFault({src.const(O.RUNAWAY)} % _lim)"]
+        self.line_op(s, *lines)
+        refill = self.prog.refill.get(s.source.name)
+        refill_i = self.prog.pile_index.get(refill) if refill else None
+        op = self.emit(O.DrawOp(self.where(s), work, self.pile(s.source), self.pile(s.dest), refill_i,
+                                per_card=per_card))
+        op.hooks = tuple(hooks)
+
+    def s_ChooseCards(self, s):
+        slot = self.local(s.var, CARDS)
+        self.chosen_locals.add(s.var)
+        self.card_from[s.var] = self.pile_seen(s.pile)
+        op = self.emit(O.ChooseCardsOp(self.where(s), self.expr(s.low), self.expr(s.high),
+                                       self.pile(s.pile), slot, s.prompt or s.var))
+        op.fixed = isinstance(s.low, ir.Num) and isinstance(s.high, ir.Num)
+        op.guard = self.prog.may_hide(s.pile)
+
+    def choices(self, choose, choices):
+        ends = []
+        for c in choices:
+            choose.targets.append(len(self.code))
+            self.block(c.body)
+            ends.append(self.emit(O.Jump(self.where(c))))
+        for j in ends:
+            j.target = len(self.code)
+
+    def s_ChooseOne(self, s):
+        choose = self.emit(O.ChooseOneOp(self.where(s), [c.label for c in s.choices], [],
+                                         s.prompt or "choose"))
+        if any(c.cond is not None for c in s.choices):
+            choose.conds = [None if c.cond is None else self.cond_expr(c.cond) for c in s.choices]
+        self.choices(choose, s.choices)
+        choose.end = len(self.code)
+
+    def s_ChooseOption(self, s):
+        self.emit(O.CallOp(self.where(s), self.prog.option_code[s.option],
+                           dynamic=id(s) in self.prog.work.dynamic))
+
+    def s_ChooseRow(self, s):
+        table = self.prog.tables[s.table]
+        rows = []
+        for row in table.rows:
+            if row.high < s.low or row.low > s.high:
+                continue
+            rows.append(row)
+        # Row starts are known once the table is built; resolve lazily.
+        prog = self.prog
+        op = O.ChooseRowOp(self.where(s), prog.table_code[s.table], None, f"choose on {s.table}")
+        self.emit(op)
+        lo, hi = s.low, s.high
+
+        def resolve(op=op, name=s.table, lo=lo, hi=hi):
+            rows = [(label, max(low, lo), start) for label, low, high, start in prog.table_rows[name]
+                    if high >= lo and low <= hi]
+            seen = [label for label, _, _ in rows]
+            op.rows = [(label if seen.count(label) == 1 else f"{label} ({value})", value, start)
+                       for label, value, start in rows]
+        prog.after_build.append(resolve)
+
+    def s_May(self, s):
+        op = self.emit(O.MayOp(self.where(s), s.prompt))
+        self.block(s.body)
+        if s.orelse:
+            out = self.emit(O.Jump(self.where(s)))
+            op.target = len(self.code)
+            self.block(s.orelse)
+            out.target = len(self.code)
+        else:
+            op.target = len(self.code)
+
+    def s_PickPiece(self, s):
+        var = self.local(s.var, ("piece", s.pieces))
+        self.piece_locals[s.var] = s.pieces
+        matching = self.pieces_matching(s.pieces, s.cond)
+        self.emit(O.PickPieceOp(self.where(s), matching, self.prog.piece_names[s.pieces], var))
+
+    def s_ChooseNumber(self, s):
+        var = self.local(s.var, VALUE)
+        self.emit(O.ChooseNumberOp(self.where(s), self.expr(s.low), self.expr(s.high), var,
+                                   s.prompt or s.var))
+
+    def s_EndTurn(self, s):
+        self.emit(O.EndTurnOp(self.where(s)))
+
+    def s_EndGame(self, s):
+        self.emit(O.EndGameOp(self.where(s), s.ending))
+
+    # ----------------------------------------------- who may see cards (visibility)
+
+    def pile_seen(self, ref):
+        """[source of who may see the cards of pile ``ref``], or [] for a
+        pile everyone sees."""
+        if not self.prog.may_hide(ref):
+            return []
+        return [f"_pile_seen_by(st, {self.pile_src(ref)})"]
+
+    def seen_sources(self, e):
+        """Who may see the cards expression ``e`` reads (a card local, its
+        properties, chosen cards, ``count of``/``sum of`` a pile, a 'let'
+        made from those): fns (st, fr) -> seen_by; [] when everyone may."""
+        out = []
+        for node in ir.walk(e):
+            if isinstance(node, (ir.CountCards, ir.SumCards)):
+                out += self.pile_seen(node.pile)
+                continue
+            if isinstance(node, ir.Name):
+                name = node.name
+            elif isinstance(node, ir.Attr):
+                name = node.obj
+            else:
+                continue
+            if name in self.card_from:
+                out += self.card_from[name]
+            elif name in self.card_locals or name in self.chosen_locals:
+                out.append("_NOBODY")
+        return out
+
+    def let_seen(self, s):
+        """A 'let' made from cards is seen as they are (``seen_sources``)."""
+        found = self.seen_sources(s.value)
+        if found or s.name in self.card_from:
+            self.card_from[s.name] = self.card_from.get(s.name, []) + found
+
+    def masked(self, part):
+        """What a log placeholder reads as for those who may not see it."""
+        if isinstance(part, ir.Name) and part.name in self.card_locals:
+            return "a card"
+        if isinstance(part, ir.Name) and part.name in self.chosen_locals:
+            return "some cards"
+        return "(hidden)"
+
+    def s_Call(self, s):
+        op = self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule],
+                                dynamic=id(s) in self.prog.work.dynamic))
+        op.args = tuple(self.expr(a) for a in s.args)
+
+    # --------------------------------------------------------- expressions
+
+    def expr(self, e):
+        """fn(st, fr) -> the value of ``e``: the function of its source
+        (``Source``), made when first called; ``fn.src`` is that source,
+        for generated code to write it inline."""
+        return compiled(Source(self).src(e), self.prog.gen_env)
+
+    def cond_expr(self, e):
+        """``expr`` for a condition, where only its truth matters: 'and',
+        'or' and 'not' need not make yes/no values (``Source.cond``)."""
+        return compiled(Source(self).cond(e), self.prog.gen_env)
+
+    def track_table(self, e):
+        """(global slot, {space: value}) when ``e`` reads a track's space data."""
+        data = self.prog.track_data.get(e.obj)
+        if e.obj in self.locals or data is None:
+            return None
+        key = (e.obj, e.name)
+        table = self.prog.track_tables.get(key)
+        if table is None:       # (made once for a track's value: it may have many spaces)
+            table = self.prog.track_tables[key] = {space: printed.get(e.name)
+                                                   for space, printed in data.items()}
+        return self.prog.gslot[e.obj], table
+
+    def bind(self, name):
+        """What the bare ``name`` means here (``resolve.Names.bare``)."""
+        bound = self.prog.names.bare(name, card=bool(self.card_scope),
+                                     pieces=[pset for pset, _ in self.piece_scope],
+                                     locals=self.locals)
+        if bound is None:       # (the checker reports every such name)
+            raise KeyError(name)
+        return bound
+
+    def pieces_matching(self, pset, cond):
+        """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``."""
+        source = Source(self)
+        var = source.temp()
+        return compiled(f"[{var} for {var} in range({len(self.prog.piece_names[pset])})"
+                        f"{source.where(pset, var, cond)}]", self.prog.gen_env)
+
+
+_STMT_TYPES = tuple(t for t in ir.Stmt.__args__)
+
+
+def _expressions_of(s):
+    """The expressions that belong to a statement itself (not to the
+    statements nested in its body)."""
+    for f in getattr(type(s), "__attrs_attrs__", ()):
+        if f.name in ("pos", "then", "orelse", "body", "choices"):
+            continue
+        v = getattr(s, f.name)
+        if hasattr(type(v), "__attrs_attrs__") and not isinstance(v, _STMT_TYPES):
+            yield v
+        elif isinstance(v, tuple):      # e.g. a call's arguments
+            yield from (x for x in v if hasattr(type(x), "__attrs_attrs__")
+                        and not isinstance(x, _STMT_TYPES))
+
+
+def _rolls_in(e):
+    found = []
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ir.Roll, ir.RollOff, ir.Pool)):
+            found.append(node)
+            continue
+        stack.extend(ir.children(node))
+    found.reverse()
+    return found

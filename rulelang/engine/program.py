@@ -1,0 +1,455 @@
+"""Compile a checked IR into the rule machine's program, once per load.
+
+``Program`` lays out the state (a player's stat is ``st.v[player * K + k]``,
+a global ``st.g[k]``, a local ``fr[3 + i]``) and builds every code: the
+statements of each rule, table, option and phase become ops and generated
+Python (``lower.Ctx``), expressions Python source (``source.Source``).  The
+parse tree is never walked at run time.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .. import ir, trust
+from ..check import resolve
+from ..errors import RulesetCheckError
+from ..limits import DEFAULT as DEFAULT_LIMITS
+from . import codegen
+from . import ops as O
+from .lower import Ctx
+from .kinds import CARD, SEAT, VALUE
+from .ops import LOCALS, PLAYER
+from .runtime import ARITH, GENERATED_ENV, big_checker, compiled, nothing
+from .source import Source
+from .work import Work
+
+
+_PARAM_KINDS = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE}
+
+
+class Program:
+    """Everything the machine needs, built from one ruleset."""
+
+    def __init__(self, rs: ir.Ruleset, limits=None):
+        # Nothing is compiled that has not passed the trust boundary.
+        self.limits = limits or DEFAULT_LIMITS
+        rs = self.rs = trust.admit(rs, self.limits)
+        self.filename = rs.filename
+        self.source = rs.source
+        # Stats.
+        self.player_stats = [s for s in rs.stats if s.scope in ("player", "turn")]
+        self.turn_stats = [s for s in rs.stats if s.scope == "turn"]
+        self.global_stats = [s for s in rs.stats if s.scope == "global"]
+        self.K = len(self.player_stats)
+        self.player_stat_names = [s.name for s in self.player_stats]
+        self.pslot = {s.name: i for i, s in enumerate(self.player_stats)}
+        self.gslot = {s.name: i for i, s in enumerate(self.global_stats)}
+        self.stat_decl = {s.name: s for s in rs.stats}
+        #: track -> space -> what that space prints ({field: value})
+        self.track_data = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
+                                    for sp in s.spaces}
+                           for s in rs.stats if s.spaces}
+        #: What every bare name means (the lookup the checker made too).
+        self.names = resolve.Names(rs)
+        self.consts = {}
+        self._pieces(rs)
+        # Cards and piles.  Every pile (decks included) gets an index; a
+        # per-player pile gets a block of indexes, one per seat, placed
+        # after the shared ones (so its index depends on the player count).
+        self.card_names = []
+        self.card_props = {}
+        self.deck_contents = {}
+        self.card_by_name = {}
+        for deck in rs.decks:
+            contents = []
+            for card in deck.cards:
+                cid = len(self.card_names)
+                self.card_names.append(card.name)
+                self.card_by_name.setdefault(card.name, cid)
+                for prop in card.props:
+                    self.card_props.setdefault(prop.name, {})[cid] = _literal(prop.value)
+                contents.extend([cid] * card.count)
+            self.deck_contents[deck.name] = contents
+        self.shared_piles = [d.name for d in rs.decks] + [p.name for p in rs.piles if not p.per_player]
+        self.player_piles = [p.name for p in rs.piles if p.per_player]
+        self.pile_index = {name: i for i, name in enumerate(self.shared_piles)}
+        self.player_pile_index = {name: i for i, name in enumerate(self.player_piles)}
+        self.hidden_piles = {p.name for p in rs.piles if p.hidden}
+        self.shared_hidden = [name in self.hidden_piles for name in self.shared_piles]
+        self.player_hidden = [name in self.hidden_piles for name in self.player_piles]
+        self.deck_names = {d.name for d in rs.decks}
+        #: per shared pile: whether nobody sees its cards (a deck, a hidden pile)
+        self.shared_secret = [name in self.deck_names or name in self.hidden_piles
+                              for name in self.shared_piles]
+        # How a card is named in move labels: its name, unless that is
+        # ambiguous (the same name in two decks: "Joker (red)"; a name that
+        # could be read as a list or as no card: quoted).
+        decks_of = {}
+        for deck in rs.decks:
+            for card in deck.cards:
+                decks_of.setdefault(card.name, []).append(deck.name)
+        self.card_labels = []
+        for deck in rs.decks:
+            for card in deck.cards:
+                label = card.name
+                if "," in label or label in ("nothing", "") or label != label.strip():
+                    label = f'"{label}"'
+                if len(decks_of[card.name]) > 1:
+                    label = f"{label} ({deck.name})"
+                self.card_labels.append(label)
+        self.refill = {d.name: d.refill_from for d in rs.decks}
+        # Code.
+        self.codes = []        # list of op lists
+        self.code_names = []
+        self.nlocals = []
+        #: per code, per local: the kinds of value it may hold (``LOCAL_KINDS``)
+        self.local_kinds = []
+        self.rule_code = {}
+        self.table_code = {}
+        self.table_rows = {}
+        self.option_code = {}
+        self.trigger_conds = {}   # stat name -> [(cond, code)]
+        self.tables = {t.name: t for t in rs.tables}
+        self.rules = {r.name: r for r in rs.rules}
+        self.options = {o.name: o for o in rs.options}
+        self.reroll = None
+        self.reroll_src = None
+        self.turn_when = None
+        # Generated code (``Source``, ``PureBlock``, ``codegen``): one list of
+        # constants ``C`` and one counter of temporaries for the program, so
+        # any generated fragment is valid inside any generated function.
+        self.gen_consts = []
+        #: What generated code can name (``GENERATED_ENV``, the constants,
+        #: and this program's check of results of ``+``).
+        self.gen_env = {**GENERATED_ENV, "C": self.gen_consts,
+                        "_big": big_checker(self.limits.max_dice)}
+        self.gen_temps = itertools.count(1)
+        #: The static work of things (``Work``); per code, the work of one run
+        #: of its statements (loops counted by their passes), and then, once
+        #: every code is built, what a frame of it counts when it starts.
+        self.work = Work(self)
+        self.code_work = []
+        self.code_pos = []
+        self.stmt_sizes = {}   # id of a statement -> its IR nodes (``Ctx.size``)
+        self.card_tables = {}  # (property, default) -> its value for each card (``card_table``)
+        self.card_ids = None   # card name -> its ids (``cards_named``)
+        self.track_tables = {}  # (track, value) -> {space: that value}
+        self.op_functions = {}  # (code, pc) -> an op run alone (``op_function``)
+        self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
+        #: What can be filled in only once every code is built (a choice of a
+        #: table's rows needs where the table's rows start): run by compile_ruleset.
+        self.after_build = []
+        self._build()
+
+    # ------------------------------------------------------------- building
+
+    def may_hide(self, ref) -> bool:
+        """Whether the pile ``ref`` names is hidden from someone (a deck, a
+        hidden pile): what ``visibility.pile_seen_by`` then decides."""
+        return ref.name in self.deck_names or ref.name in self.hidden_piles
+
+    def _pieces(self, rs):
+        """Lay out the piece sets: each piece's state values live in the
+        state's globals list after the global stats, ``KS`` values a piece;
+        fixed attributes are tables looked up at compile time."""
+        self.piece_sets = {ps.name: ps for ps in rs.pieces}
+        self.piece_names = {}
+        self.piece_slot = {}     # set -> {state field: k}
+        self.piece_K = {}        # set -> values a piece
+        self.piece_base = {}     # set -> index of its first value in st.g
+        self.piece_attr = {}     # set -> {attribute: [value per piece]}
+        self.piece_init = []     # starting values, in st.g order after the globals
+        base = sum(1 for s in rs.stats if s.scope == "global")
+        for ps in rs.pieces:
+            self.piece_names[ps.name] = [p.name for p in ps.pieces]
+            self.piece_slot[ps.name] = {st.name: k for k, st in enumerate(ps.state)}
+            self.piece_K[ps.name] = len(ps.state)
+            self.piece_base[ps.name] = base
+            base += len(ps.state) * len(ps.pieces)
+            attrs_of = {}
+            for i, piece in enumerate(ps.pieces):
+                given = {prop.name: _literal(prop.value) for prop in piece.props}
+                for st in ps.state:
+                    self.piece_init.append(given.get(st.name, _literal(st.initial)))
+                for name, value in given.items():
+                    if name not in self.piece_slot[ps.name]:
+                        column = attrs_of.get(name)
+                        if column is None:      # (made once: not a list a piece)
+                            column = attrs_of[name] = [None] * len(ps.pieces)
+                        column[i] = value
+            self.piece_attr[ps.name] = attrs_of
+
+    def card_table(self, prop, default=None):
+        """[property ``prop`` of each card, by id] (``default`` where a card
+        has none), made once a property: a ruleset of many cards may ask
+        about them in many places."""
+        key = (prop, default)
+        table = self.card_tables.get(key)
+        if table is None:
+            values = self.card_props.get(prop, {})
+            table = self.card_tables[key] = [values.get(i, default)
+                                             for i in range(len(self.card_names))]
+        return table
+
+    def cards_named(self, name):
+        """The ids of the cards called ``name`` (one in each deck that has it)."""
+        if self.card_ids is None:
+            self.card_ids = {}
+            for i, n in enumerate(self.card_names):
+                self.card_ids.setdefault(n, []).append(i)
+        return self.card_ids.get(name, [])
+
+    def op_function(self, code_id, k):
+        """Op ``k`` of a code run alone from its generated lines
+        (``codegen.standalone``), made once."""
+        fn = self.op_functions.get((code_id, k))
+        if fn is None:
+            fn = self.op_functions[code_id, k] = codegen.standalone(self, code_id, k)
+        return fn
+
+    def runner(self, code_id):
+        """The generated function of code ``code_id`` (``codegen``), made
+        the first time the code runs."""
+        fn = self.runners[code_id] = codegen.runner(self, code_id)
+        return fn
+
+    def _first_seat_src(self):
+        """Source of the seat that plays first (for the turn loop and 'for
+        each player' loops): the turn's 'first', when it is a seat, else 0."""
+        turn = self.rs.turn
+        if turn is None or turn.first is None:
+            return "0"
+        ctx = Ctx(self, None, "the turn")
+        source = Source(ctx)
+        src = source.src_for_player(turn.first, "0")
+        if src is None:     # (it needs a frame: asked about the first seat)
+            src = f"{source.const(ctx.expr(turn.first))}(st, [None, 0, 0])"
+        t = source.temp()
+        return f"({t} if type({t} := {src}) is int and 0 <= {t} < st.n else 0)"
+
+    def _new_code(self, name, work=0, pos=None):
+        self.codes.append([])
+        self.code_names.append(name)
+        self.nlocals.append(0)
+        self.local_kinds.append([])
+        self.code_wheres.append([])
+        self.code_work.append(work)
+        self.code_pos.append(pos)
+        return len(self.codes) - 1
+
+    def _build(self):
+        rs = self.rs
+        for c in rs.consts:
+            self.consts[c.name] = self.const_value(c.value)
+            big = self.limits.max_number
+            v = self.consts[c.name]
+            if not isinstance(v, bool) and isinstance(v, int) and not -big <= v <= big:
+                pos = c.pos or ir.Pos(1, 1)
+                raise RulesetCheckError.at(rs.filename, pos.line, pos.column,
+                                           f"constant '{c.name}' is larger than {big}", rs.source)
+        self.bounds = {s.name: (None if s.min is None else self.const_value(s.min),
+                                None if s.max is None else self.const_value(s.max))
+                       for s in rs.stats}
+        self.first_seat_src = self._first_seat_src()
+        self.first_seat = compiled(self.first_seat_src, self.gen_env)
+        # Reserve code ids first so calls can refer to them.
+        work = self.work
+        self.main_code = self._new_code("the game")
+        self.setup_code = self._new_code("setup", work.stmts(rs.setup))
+        self.turn_code = self._new_code("the turn", work.turn(rs.turn), rs.turn and rs.turn.pos)
+        for r in rs.rules:
+            self.rule_code[r.name] = self._new_code(f"rule {r.name}", work.code[("rule", r.name)],
+                                                    r.pos)
+        for t in rs.tables:
+            self.table_code[t.name] = self._new_code(f"table {t.name}", work.code[("table", t.name)],
+                                                     t.pos)
+        for o in rs.options:
+            self.option_code[o.name] = self._new_code(f"option {o.name}",
+                                                      work.code[("option", o.name)], o.pos)
+        trigger_codes = []
+        for trig in rs.triggers:
+            trigger_codes.append(self._new_code(f"whenever (line {trig.pos.line if trig.pos else '?'})",
+                                                work.stmts(trig.body), trig.pos))
+        self.trigger_codes = frozenset(trigger_codes)
+        # Triggers need their conditions before any assignment is compiled.
+        for trig, code in zip(rs.triggers, trigger_codes):
+            ctx = Ctx(self, code, f"whenever (line {trig.pos.line if trig.pos else '?'})")
+            cond = ctx.cond_expr(trig.cond)
+            for name in ir.names_in(trig.cond):
+                self.trigger_conds.setdefault(name, []).append((cond, code))
+        # 'on draw' rules: code whose first local is the card drawn.  Every
+        # draw (in any body, a reaction's or an 'on draw' rule's own) needs
+        # the deck's rules, so they are all made before any body.
+        self.draw_hooks = {}      # deck name -> [(cond or None, code)]
+        hook_bodies = []
+        for dt in rs.draw_triggers:
+            code = self._new_code(f"on draw from {dt.deck} (line {dt.pos.line if dt.pos else '?'})",
+                                  work.stmts(dt.body), dt.pos)
+            ctx = Ctx(self, code, self.code_names[code])
+            slot = ctx.local(dt.var, CARD)
+            ctx.card_locals.add(dt.var)
+            ctx.card_from[dt.var] = [f"{Source(ctx).const(O.DrawOp.drawn_seen_by)}(st, fr)"]
+            ctx.card_scope.append(f"fr[{slot}]")
+            cond = ctx.cond_expr(dt.cond) if dt.cond is not None else None
+            ctx.card_scope.pop()
+            self.draw_hooks.setdefault(dt.deck, []).append((cond, code))
+            hook_bodies.append((ctx, dt.body))
+        for trig, code in zip(rs.triggers, trigger_codes):
+            Ctx(self, code, self.code_names[code]).finish(trig.body)
+        for ctx, body in hook_bodies:
+            ctx.finish(body)
+        if rs.reroll is not None:
+            ctx = Ctx(self, None, "reroll")
+            cond = ctx.cond_expr(rs.reroll.cond)
+            self.reroll_src = Source(ctx).src_for_player(rs.reroll.cond, "_tp", cond=True)
+            if not all(isinstance(s, (ir.Assign, ir.Let)) for s in rs.reroll.cost):
+                raise ValueError("a reroll's cost is made of assignments")
+            cost = ctx.statements_function(rs.reroll.cost) if rs.reroll.cost else nothing
+            self.reroll = (cond, cost)
+        for r in rs.rules:
+            ctx = Ctx(self, self.rule_code[r.name], f"rule {r.name}")
+            for param in r.params:       # parameters are the first locals
+                ctx.local(param.name, _PARAM_KINDS.get(param.type) or ("piece", param.type))
+                if param.type in self.piece_sets:
+                    ctx.piece_locals[param.name] = param.type
+                elif param.type == "card":
+                    ctx.card_locals.add(param.name)
+                    ctx.card_from[param.name] = ["_NOBODY"]   # where it is from is not known here
+            ctx.finish(r.body)
+        for t in rs.tables:
+            self._build_table(t)
+        for o in rs.options:
+            self._build_option(o)
+        Ctx(self, self.setup_code, "setup").finish(rs.setup)
+        main = self.codes[self.main_code]
+        where = ("the game", None)
+        main.append(O.CallOp(where, self.setup_code))
+        if rs.turn is not None:
+            tctx = Ctx(self, None, "the turn")
+            if rs.turn.when is not None:
+                self.turn_when = tctx.cond_expr(rs.turn.when)
+            self._build_turn(rs.turn)
+            main.append(O.NextTurnOp(("the turn", rs.turn.pos)))
+        else:
+            main.append(O.NoTurnOp(where))
+        self.endings = [(e.name, Ctx(self, None, f"end {e.name!r}").cond_expr(e.cond))
+                        for e in rs.endings]
+        # The turn loop's questions as source about a seat in a variable
+        # (None where one needs a frame of its own): see codegen.
+        ask = Ctx(self, None, "the turn")
+        self.endings_src = [Source(ask).src_for_player(e.cond, "_p", cond=True) for e in rs.endings]
+        if rs.turn is not None:
+            self.turn_when_src = None if rs.turn.when is None else \
+                Source(ask).src_for_player(rs.turn.when, "_seat", cond=True)
+        sctx = Ctx(self, None, "score")
+        self.score_items = [(sctx.expr(i.points),
+                             sctx.cond_expr(i.cond) if i.cond is not None else None)
+                            for i in rs.score]
+        init = Ctx(self, None, "initial values")
+        self.player_init = [init.expr(s.initial) for s in self.player_stats]
+        self.global_init = [init.expr(s.initial) for s in self.global_stats]
+        self.turn_init = [(self.pslot[s.name], init.expr(s.initial)) for s in self.turn_stats]
+        self.turn_init_src = [Source(init).src_for_player(s.initial, "_seat")
+                              for s in self.turn_stats]
+
+    def _build_turn(self, turn):
+        ctx = Ctx(self, self.turn_code, "the turn")
+        for phase in turn.phases:
+            ctx.name = f"phase {phase.name}"
+            op = O.PhaseOp(ctx.where(phase), phase.name)
+            ctx.emit(op)
+            ctx.block(phase.body)
+            op.end = len(ctx.code)
+        ctx.done()
+
+    def _build_table(self, table):
+        code = self.table_code[table.name]
+        ctx = Ctx(self, code, f"table {table.name}")
+        slot = ctx.local("$roll", ("roll", 1, table.sides))  # local 0: the roll
+        assert slot == LOCALS
+        ctx.emit(O.RollOp(ctx.where(table), 1, table.sides, slot, f"{table.name}"))
+        dispatch = {}
+        ends = []
+        dispatch_op_index = len(ctx.code)
+        ctx.emit(None)  # placeholder for the dispatch
+        starts = []
+        for row in table.rows:
+            start = len(ctx.code)
+            starts.append((row, start))
+            label = row.label or (str(row.low) if row.low == row.high else f"{row.low}..{row.high}")
+            name = table.name
+
+            src = Source(ctx)
+            ctx.line_op(row, "if st.logging:",
+                        f"    st.note(fr[{PLAYER}], 'row', {src.const(f'{name}: {label}')}, "
+                        f"{src.const(label)})")
+            ctx.block(row.body)
+            j = O.Jump(ctx.where(row))
+            ctx.emit(j)
+            ends.append(j)
+            for v in range(row.low, row.high + 1):
+                dispatch[v] = start
+        end = len(ctx.code)
+        for j in ends:
+            j.target = end
+        targets = [dispatch.get(v, end) for v in range(table.sides + 2)]
+        ctx.code[dispatch_op_index] = O.DispatchOp(ctx.where(table), targets, end)
+        ctx.done()
+        self.table_rows[table.name] = [(row.label or str(row.low), row.low, row.high, start)
+                                       for row, start in starts]
+
+    def _build_option(self, option):
+        code = self.option_code[option.name]
+        ctx = Ctx(self, code, f"option {option.name}")
+        choose = O.ChooseOneOp(ctx.where(option), [c.label for c in option.choices], [],
+                               option.prompt or option.name, option.name)
+        ctx.emit(choose)
+        ctx.choices(choose, option.choices)
+        ctx.done()
+
+    # --------------------------------------------------------------- values
+
+    def const_value(self, e):
+        if isinstance(e, ir.Num):
+            return e.value
+        if isinstance(e, ir.Bool):
+            return e.value
+        if isinstance(e, ir.Neg):
+            return -self.const_value(e.operand)
+        if isinstance(e, ir.Name) and e.name in self.consts:
+            return self.consts[e.name]
+        if isinstance(e, ir.BinOp) and e.op in ARITH:
+            return ARITH[e.op](self.const_value(e.left), self.const_value(e.right))
+        if isinstance(e, ir.BinOp) and e.op in ("and", "or"):
+            a, b = self.const_value(e.left), self.const_value(e.right)
+            return (a and b) if e.op == "and" else (a or b)
+        if isinstance(e, ir.Not):
+            return not self.const_value(e.operand)
+        if isinstance(e, ir.CallFn):
+            fn = {"min": min, "max": max, "abs": abs}[e.func]
+            return fn(*[self.const_value(a) for a in e.args])
+        raise ValueError("not a constant")
+
+
+def _literal(e):
+    """The value of a literal node (number, yes/no, none, word)."""
+    if isinstance(e, (ir.Num, ir.Bool)):
+        return e.value
+    if isinstance(e, ir.Name):
+        return e.name
+    return None
+
+
+def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
+    """The program of a ruleset (admitted by ``rulelang.trust`` first if it
+    is not yet: checked, and held to the IR's shape unless our parser made
+    it).  ``limits.max_number`` bounds the numbers its rules work out (fixed
+    here, at load time)."""
+    prog = Program(rs, limits)
+    for finish in prog.after_build:
+        finish()
+    prog.after_build.clear()
+    prog.work.finish()
+    prog.runners = [None] * len(prog.codes)   # made on first use (``Program.runner``)
+    return prog

@@ -1,0 +1,173 @@
+"""What generated code runs with: the functions of expression source
+(``compiled``), the checks of arithmetic results, and the helpers and names
+generated code may call (``GENERATED_ENV``: nothing else, no builtins)."""
+
+from __future__ import annotations
+
+import operator
+import types
+
+from ..errors import RulesetRuntimeError
+from . import ops as O
+from .ops import RuleFault
+from .visibility import EVERYONE, NOBODY, both, pile_seen_by
+
+
+def _too_big(big):
+    return RuleFault(f"a number went past {big}, the largest a rule may work out "
+                     f"(Limits.max_number)")
+
+
+def _too_many_dice(n, most):
+    return RuleFault(f"a pool of {n} dice is more than the limit of {most} (Limits.max_dice)")
+
+
+def keeper(lo, hi, big, dice):
+    """fn(x) -> x within [lo, hi]; past max_number it is an error, and so
+    is a pool of more than ``dice`` dice.  Its ``bounds`` are the ints it
+    keeps as they are."""
+    def keep(x):
+        if isinstance(x, bool) or not isinstance(x, int):
+            if type(x) is tuple and len(x) > dice:
+                raise _too_many_dice(len(x), dice)
+            return x
+        if lo is not None and x < lo:
+            return lo
+        if hi is not None and x > hi:
+            return hi
+        if not -big <= x <= big:
+            raise _too_big(big)
+        return x
+    keep.bounds = (-big if lo is None else max(lo, -big), big if hi is None else min(hi, big))
+    return keep
+
+
+def _floordiv(a, b):
+    if b == 0:
+        return 0
+    return a // b
+
+
+def _mod(a, b):
+    if b == 0:
+        return 0
+    return a % b
+
+
+ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _floordiv, "%": _mod}
+
+
+CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+
+
+def _stub(st, fr):
+    return _build()(st, fr)     # noqa: F821 (each compiled function's globals hold its _build)
+
+
+def compiled(src, gen_env):
+    """fn(st, fr) -> the value of the expression source ``src`` (``Source``),
+    turned into Python the first time it is called: most never are (each
+    code's generated function has their source inline, ``fn.src``), and
+    compiling them all would be most of the time a ruleset takes to load.
+    On its first call the function takes the compiled code as its own.
+    ``gen_env`` is the program's ``Program.gen_env``."""
+    env = dict(gen_env)
+
+    def build():
+        real = eval(compile(f"lambda st, fr: {src}", "<rulelang expression>", "eval"), env)
+        fn.__code__ = real.__code__
+        return real
+    env["_build"] = build
+    fn = types.FunctionType(_stub.__code__, env, "expression")
+    fn.src = src
+    return fn
+
+
+def nothing(st, fr):
+    pass
+
+
+def _big_result(r, big):
+    """The value of an arithmetic result that is not a plain in-range int:
+    two pools of dice put together pass; a number too big is an error."""
+    if type(r) is tuple:
+        return r
+    if type(r) is bool or (type(r) is int and -big <= r <= big):
+        return r
+    raise _too_big(big)
+
+
+def big_checker(dice):
+    """``_big_result`` for a program whose pools hold at most ``dice``
+    dice (``Limits.max_dice``): two pools put together may not make more."""
+    def big_result(r, big):
+        if type(r) is tuple and len(r) > dice:
+            raise _too_many_dice(len(r), dice)
+        return _big_result(r, big)
+    return big_result
+
+
+# ------------------------------------------------- what generated code calls
+
+
+def _count_faces(st, faces, v, cmp):
+    """How many of a pool's dice meet ``cmp`` with ``v`` (none with no
+    value); the dice looked at are work."""
+    faces = faces or ()
+    st.steps += len(faces)
+    if v is None:
+        return 0
+    return sum(1 for face in faces if cmp(face, v))
+
+
+def _spend_dice(st, faces, n, v, cmp):
+    """The pool ``faces`` without the ``n`` dice meeting ``cmp`` with ``v``
+    nearest to ``v`` (the lower first); the dice looked at are work."""
+    dice = faces or ()
+    st.steps += len(dice)
+    if v is None or n is None or n <= 0:
+        return faces
+    fit = sorted((i for i, f in enumerate(dice) if cmp(f, v)),
+                 key=lambda i: (abs(dice[i] - v), dice[i]))[:n]
+    gone = set(fit)
+    return tuple(f for i, f in enumerate(dice) if i not in gone)
+
+
+def _note_test(st, who, what, roll, target, passed, margin):
+    st.note(who, "test", f"test of {what} ({target}): rolled {roll}, "
+                         f"{'passed' if passed else 'failed'}{'' if passed else f' by {margin}'}",
+            (what, roll, target, passed, margin))
+
+
+def _show(v, names):
+    """A value as a log line shows it (``names``: of the pieces or cards
+    an index stands for)."""
+    if v is None:
+        return "none"
+    if v is True or v is False:
+        return "yes" if v else "no"
+    return names[v] if names is not None else str(v)
+
+
+def _show_cards(cards, names):
+    return ", ".join(names[c] for c in cards) if cards else "nothing"
+
+
+def _text(parts, most):
+    """A log line from its parts, cut at ``most`` characters (``Limits.max_text``)."""
+    out = "".join(parts)
+    return out if len(out) <= most else out[:most] + "…"
+
+
+#: All that generated code can name (no builtins beyond these).
+GENERATED_ENV = {
+    "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
+    "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
+    "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,
+    "AssertionError": AssertionError, "RulesetRuntimeError": RulesetRuntimeError,
+    "PureFault": O.PureFault, "RuleFault": RuleFault, "sorted": sorted, "set": set,
+    "_count_faces": _count_faces, "_spend_dice": _spend_dice, "_note_test": _note_test,
+    "_show": _show, "_show_cards": _show_cards, "_text": _text, "_both": both,
+    "_pile_seen_by": pile_seen_by, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "__builtins__": {},
+}

@@ -1,0 +1,328 @@
+"""The one expression compiler: an IR expression as Python source."""
+
+from __future__ import annotations
+
+import re
+
+from .. import ir
+from ..check import resolve
+from . import codegen
+from .ops import PLAYER
+from .runtime import CMP
+
+
+class Source:
+    """The one expression compiler: Python source for an expression, from
+    the IR (never from the rule file's text: names become slot numbers, and
+    every word, table or value that is not a plain number goes into the
+    program's list of constants ``C``).  Every kind of node has its method
+    ``s_<Kind>``; a compiled expression is the function of its source
+    (``compiled``), and generated code writes the same source inline.
+
+    The things in scope are source too: the player a question is about
+    (``player``: ``fr[2]``, or a loop's variable), the card and the piece a
+    'where' looks at (``Ctx.card_scope``, ``Ctx.piece_scope``: a local of
+    the frame, ``fr[i]``, which may hold none, or a loop's variable)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.consts = ctx.prog.gen_consts
+        self.temps = ctx.prog.gen_temps
+        self.player = f"fr[{PLAYER}]"   # the player in scope (a loop's variable in a question)
+
+    def const(self, value):
+        self.consts.append(value)
+        return f"C[{len(self.consts) - 1}]"
+
+    def temp(self):
+        return f"_t{next(self.temps)}"
+
+    def src_for_player(self, e, var, cond=False):
+        """Source of ``e`` asked about the player in Python variable ``var``
+        (where there is no frame of a rule), or None if it needs one.  With
+        ``cond``, only its truth matters (``cond``)."""
+        self.player = var
+        out = self.cond(e) if cond else self.src(e)
+        return None if re.search(r"\bfr\b", out) else out
+
+    def src(self, e):
+        ctx = self.ctx
+        if id(e) in ctx.hoisted:        # a roll, made by an op of its own
+            return f"fr[{ctx.hoisted[id(e)]}]"
+        return getattr(self, "s_" + type(e).__name__)(e)
+
+    def cond(self, e):
+        """Source of ``e`` where only its truth matters (an ``if`` or a
+        ``while``): 'and' / 'or' need not make a yes/no of their parts."""
+        if isinstance(e, ir.BinOp) and e.op in ("and", "or") and id(e) not in self.ctx.hoisted:
+            return f"({self.cond(e.left)} {codegen.operator(e.op)} {self.cond(e.right)})"
+        if isinstance(e, ir.Not) and id(e) not in self.ctx.hoisted:
+            return f"(not {self.cond(e.operand)})"
+        return self.src(e)
+
+    @staticmethod
+    def number(v):
+        return repr(v) if type(v) in (int, bool) else None
+
+    def pile(self, ref):
+        """Source of the index in ``st.piles`` of the pile ``ref`` names (a
+        player's own pile: the player in scope's, or its owner's)."""
+        prog = self.ctx.prog
+        if ref.name in prog.pile_index:
+            return str(prog.pile_index[ref.name])
+        j = prog.player_pile_index[ref.name]
+        owner = f"fr[{self.ctx.locals[ref.owner]}]" if ref.owner is not None else self.player
+        return f"(st.nshared + {j} * st.n + {owner})" if j else f"(st.nshared + {owner})"
+
+    @staticmethod
+    def _or_none(at, x):
+        """``at`` (which reads the thing in ``x``), or none when ``x``, a
+        local, holds none (a loop's variable always holds a thing)."""
+        return f"(None if {x} is None else {at})" if x.startswith("fr[") else at
+
+    def piece_field(self, pset, x, field):
+        """A field (state value or fixed attribute) of the piece whose index
+        is the value of source ``x``."""
+        prog = self.ctx.prog
+        if field in prog.piece_slot[pset]:
+            base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][field]
+            return self._or_none(f"st.g[{base} + {x} * {K} + {k}]", x)
+        table = prog.piece_attr[pset].get(field)
+        return "None" if table is None else self._or_none(f"{self.const(table)}[{x}]", x)
+
+    def card_field(self, x, prop):
+        """Property ``prop`` of the card whose id is the value of source ``x``."""
+        return self._or_none(f"{self.const(self.ctx.prog.card_table(prop))}[{x}]", x)
+
+    def where(self, pset, var, cond):
+        """`` if COND`` about the piece of ``pset`` in Python variable
+        ``var`` (nothing when there is no condition)."""
+        if cond is None:
+            return ""
+        self.ctx.piece_scope.append((pset, var))
+        try:
+            return f" if {self.cond(cond)}"
+        finally:
+            self.ctx.piece_scope.pop()
+
+    # ------------------------------------------------------------ nodes
+
+    def s_Num(self, e):
+        return self.number(e.value) or self.const(e.value)
+
+    def s_Bool(self, e):
+        return repr(bool(e.value))
+
+    def s_NoneLit(self, e):
+        return "None"
+
+    def s_NoDice(self, e):
+        return "()"
+
+    def s_Roll(self, e):
+        raise KeyError("dice are rolled by an op of their own (Ctx.hoist)")
+
+    s_Pool = s_RollOff = s_Roll
+
+    def s_Name(self, e):
+        ctx, prog, name = self.ctx, self.ctx.prog, e.name
+        bound = ctx.bind(name)
+        kind = bound.kind
+        if kind == resolve.CARD:
+            return self.card_field(ctx.card_scope[-1], name)
+        if kind == resolve.PIECE:
+            return self.piece_field(bound.pieces, ctx.piece_scope[bound.scope][1], name)
+        if kind == resolve.LOCAL:
+            return f"fr[{ctx.locals[name]}]"
+        if kind == resolve.PLAYER:
+            return f"st.v[{self.player} * {prog.K} + {prog.pslot[name]}]"
+        if kind == resolve.GLOBAL:
+            return f"st.g[{prog.gslot[name]}]"
+        if kind == resolve.CONST:
+            v = prog.consts[name]
+            return self.number(v) or self.const(v)
+        return self.const(name)         # a word
+
+    def s_Attr(self, e):
+        ctx, prog = self.ctx, self.ctx.prog
+        track = ctx.track_table(e)
+        if track is not None:
+            return f"{self.const(track[1])}.get(st.g[{track[0]}])"
+        x = f"fr[{ctx.locals[e.obj]}]"
+        if e.obj in ctx.card_locals:
+            return self.card_field(x, e.name)
+        if e.obj in ctx.piece_locals:
+            return self.piece_field(ctx.piece_locals[e.obj], x, e.name)
+        return f"st.v[{x} * {prog.K} + {prog.pslot[e.name]}]"
+
+    def s_BinOp(self, e):
+        a, b = self.src(e.left), self.src(e.right)
+        if e.op in ("and", "or"):
+            return f"(bool({a}) {codegen.operator(e.op)} bool({b}))"
+        if e.op in ("/", "%"):
+            return f"{'_div' if e.op == '/' else '_mod'}({a}, {b})"
+        big = self.ctx.prog.limits.max_number
+        t = self.temp()
+        return f"({t} if type({t} := {a} {codegen.operator(e.op)} {b}) is int and -{big} <= {t} <= {big} " \
+               f"else _big({t}, {big}))"
+
+    def s_Compare(self, e):
+        a, b = self.src(e.left), self.src(e.right)
+        op = codegen.operator(e.op)
+        if op in ("==", "!="):
+            return f"({a} {op} {b})"
+        # An order needs two values (none is below nothing): a side that is
+        # never none needs no test.
+        left, right = _never_none(e.left), _never_none(e.right)
+        if left and right:
+            return f"({a} {op} {b})"
+        if right:
+            x = self.temp()
+            return f"(({x} := {a}) is not None and {x} {op} {b})"
+        if left:
+            y = self.temp()
+            return f"(({y} := {b}) is not None and {a} {op} {y})"
+        x, y = self.temp(), self.temp()
+        return f"(({x} := {a}) is not None and ({y} := {b}) is not None and {x} {op} {y})"
+
+    def s_Not(self, e):
+        return f"(not {self.src(e.operand)})"
+
+    def s_Neg(self, e):
+        return f"(-{self.src(e.operand)})"
+
+    def s_IfExpr(self, e):
+        return f"({self.src(e.then)} if {self.cond(e.cond)} else {self.src(e.orelse)})"
+
+    def s_CallFn(self, e):
+        return f"{codegen.function(e.func)}({', '.join(self.src(a) for a in e.args)})"
+
+    def s_ThisPlayer(self, e):
+        return self.player
+
+    def s_Round(self, e):
+        return "st.round"
+
+    def s_TestResult(self, e):
+        if e.what == "passed":
+            return "(st.test is not None and st.test[0])"
+        if e.what == "failed":
+            return "(st.test is not None and not st.test[0])"
+        return "(st.test[1] if st.test is not None else 0)"
+
+    def s_PoolCount(self, e):
+        """How many dice of a pool meet a comparison (the dice looked at
+        are work: ``_count_faces``)."""
+        faces = f"fr[{self.ctx.locals[e.pool]}]"
+        return f"_count_faces(st, {faces}, {self.src(e.value)}, {self.const(CMP[e.op])})"
+
+    def s_CountCards(self, e):
+        same = self.ctx.prog.cards_named(e.card)
+        pile = f"st.piles[{self.pile(e.pile)}]"
+        if len(same) == 1:
+            return f"{pile}.count({same[0]})"
+        return f"sum([1 for {(c := self.temp())} in {pile} if {c} in {self.const(frozenset(same))}])"
+
+    def s_PileSize(self, e):
+        ctx = self.ctx
+        if e.pile.name in ctx.locals and e.pile.owner is None:     # chosen cards
+            return f"len(fr[{ctx.locals[e.pile.name]}] or ())"
+        return f"len(st.piles[{self.pile(e.pile)}])"
+
+    def s_SumCards(self, e):
+        value_of = self.const(self.ctx.prog.card_table(e.prop, 0).__getitem__)
+        return f"sum(map({value_of}, st.piles[{self.pile(e.pile)}]))"
+
+    def looking_at_players(self, e, node):
+        """(seat variable, source of ``node`` with that seat in scope)."""
+        var = self.temp()
+        saved, self.player = self.player, var
+        try:
+            body = "True" if node is None else self.src(node)
+        finally:
+            self.player = saved
+        return var, body
+
+    def player_column(self, node):
+        """Source of the list of every player's value of a stat, when
+        ``node`` is just the name of a player's stat (read from the
+        players' values in one slice, no loop), else None."""
+        ctx, prog = self.ctx, self.ctx.prog
+        if not isinstance(node, ir.Name) or node.name not in prog.pslot or node.name in ctx.locals \
+                or ctx.card_scope or ctx.piece_scope:
+            return None
+        return f"st.v[{prog.pslot[node.name]}::{prog.K}]"
+
+    def s_PlayerQuery(self, e):
+        """``count / no / any [other] players where …`` as one loop (or, for
+        ``where STAT is VALUE``, one count in the stat's column)."""
+        c = e.cond
+        if not e.other and isinstance(c, ir.Compare) and c.op == "==" and \
+                isinstance(c.right, (ir.Num, ir.Name, ir.Bool, ir.NoneLit)) and \
+                self.player_column(c.left) is not None and self.player_column(c.right) is None \
+                and not (isinstance(c.right, ir.Name) and c.right.name in self.ctx.prog.pslot):
+            column, value = self.player_column(c.left), self.src(c.right)
+            if "fr" not in value:
+                if e.quantifier == "count":
+                    return f"{column}.count({value})"
+                return f"({value} {'in' if e.quantifier == 'any' else 'not in'} {column})"
+        var, cond = self.looking_at_players(e, e.cond)
+        other = f"{var} != {self.player} and " if e.other else ""
+        loop = f"for {var} in range(st.n) if {other}{cond}"
+        if e.quantifier == "count":
+            return f"sum([1 {loop}])"
+        hit = f"any([True {loop}])"
+        return f"(not {hit})" if e.quantifier == "none" else hit
+
+    def s_Extreme(self, e):
+        """``highest / lowest X among [other] players`` (0 with nobody)."""
+        column = self.player_column(e.value)
+        if column is not None and not e.other:
+            # (``or (0,)``: 0 with nobody; a keyword argument would cost more.)
+            return f"{'max' if e.which == 'highest' else 'min'}({column} or (0,))"
+        var, value = self.looking_at_players(e, e.value)
+        other = f" if {var} != {self.player}" if e.other else ""
+        pick = "max" if e.which == "highest" else "min"
+        return f"{pick}([{value} for {var} in range(st.n){other}] or (0,))"
+
+    def s_PieceQuery(self, e):
+        """``count / any of / none of workers where …`` as one loop over the
+        pieces."""
+        n = len(self.ctx.prog.piece_names[e.pieces])
+        if e.cond is None:
+            return {"count": str(n), "any": repr(n > 0), "none": repr(n == 0)}[e.quantifier]
+        var = self.temp()
+        where = self.where(e.pieces, var, e.cond)
+        if e.quantifier == "count":
+            return f"sum([1 for {var} in range({n}){where}])"
+        found = f"any([True for {var} in range({n}){where}])"
+        return f"(not {found})" if e.quantifier == "none" else found
+
+    def s_PieceExtreme(self, e):
+        """``highest / lowest X among workers [where …]`` (none with no
+        piece, or none with a value)."""
+        n = len(self.ctx.prog.piece_names[e.pieces])
+        var, v = self.temp(), self.temp()
+        where = self.where(e.pieces, var, e.cond)
+        self.ctx.piece_scope.append((e.pieces, var))
+        try:
+            value = self.src(e.value)
+        finally:
+            self.ctx.piece_scope.pop()
+        pick = "max" if e.which == "highest" else "min"
+        return f"{pick}([{v} for {var} in range({n}){where} if ({v} := {value}) is not None] " \
+               f"or (None,))"
+
+
+def _never_none(e):
+    """Whether expression ``e`` always has a value (a number, or an error
+    when it cannot be worked out), so a comparison need not test it."""
+    if isinstance(e, (ir.Num, ir.Round, ir.PileSize, ir.CountCards, ir.SumCards)):
+        return True
+    if isinstance(e, ir.BinOp):
+        return e.op not in ("and", "or")
+    if isinstance(e, ir.PlayerQuery):
+        return e.quantifier == "count"
+    if isinstance(e, ir.Neg):
+        return True
+    return False

@@ -1,0 +1,272 @@
+"""The one lowering of the statements that never wait: Python lines."""
+
+from __future__ import annotations
+
+from .. import ir
+from . import codegen
+from . import ops as O
+from .kinds import CARD, SEAT, VALUE
+from .ops import PLAYER
+from .runtime import CMP
+from .source import Source
+
+
+class PureBlock:
+    """The one lowering of statements that never wait: lines of Python with
+    real ``if``, ``while`` and ``for``, expressions inline (``Source``).
+    (A statement that can wait, or that holds one that can, is lowered by
+    ``Ctx`` to ops instead: a decision or a roll must be able to suspend
+    the code and resume it.)  Each statement starts with a comment naming
+    its place (``codegen.at_line``), from which a fault is named.  The lines
+    become part of the code's generated function (``codegen``)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.source = Source(ctx)
+        self.lines = []
+
+    def lines_of(self, stmts):
+        self.block(stmts, 0)
+        return self.lines
+
+    def line(self, depth, text):
+        self.lines.append("    " * depth + text)
+
+    def count_step(self, depth, loop):
+        """Every pass of every loop counts its work against
+        ``Limits.max_steps`` (``Work.loop_pass``), as the ops' loops do, so
+        an endless loop still stops."""
+        self.line(depth, f"st.steps += {self.ctx.prog.work.loop_pass(loop)}")
+        self.line(depth, "if st.steps > _lim:")
+        self.line(depth + 1, f"raise RuleFault({self.source.const(_RUNAWAY)} % _lim)")
+
+    def block(self, stmts, depth):
+        if not stmts:
+            self.line(depth, "pass")
+        for s in stmts:
+            self.stmt(s, depth)
+
+    def mark(self, s, depth):
+        """The comment naming the place of statement ``s``."""
+        wheres = self.ctx.wheres
+        self.line(depth, codegen.at_line(len(wheres), self.ctx.where(s)))
+        wheres.append(self.ctx.where(s))
+
+    def stmt(self, s, depth):
+        self.mark(s, depth)
+        src = self.source.src
+        cond = self.source.cond
+        if isinstance(s, ir.If):
+            self.line(depth, f"if {cond(s.cond)}:")
+            self.block(s.then, depth + 1)
+            while len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If):
+                s = s.orelse[0]
+                self.mark(s, depth)     # (a comment between the blocks: names the 'else if')
+                self.line(depth, f"elif {cond(s.cond)}:")
+                self.block(s.then, depth + 1)
+            if s.orelse:
+                self.line(depth, "else:")
+                self.block(s.orelse, depth + 1)
+        elif isinstance(s, ir.While):
+            self.line(depth, f"while {cond(s.cond)}:")
+            self.count_step(depth + 1, s)
+            self.block(s.body, depth + 1)
+        elif isinstance(s, ir.Repeat):
+            self.line(depth, f"for {self.source.temp()} in range({src(s.times)}):")
+            self.count_step(depth + 1, s)
+            self.block(s.body, depth + 1)
+        elif isinstance(s, ir.ForEachPlayer):
+            self.each_player(s, depth)
+        elif isinstance(s, ir.ForEachPiece):
+            ctx = self.ctx
+            var = ctx.local(s.var, ("piece", s.pieces))
+            ctx.piece_locals[s.var] = s.pieces
+            self.each(f"for fr[{var}] in range({len(ctx.prog.piece_names[s.pieces])}):",
+                      ctx.piece_scope, (s.pieces, f"fr[{var}]"), s, depth)
+        elif isinstance(s, ir.ForEachCard):
+            ctx = self.ctx
+            var = ctx.local(s.var, CARD)
+            ctx.card_locals.add(s.var)
+            ctx.card_from[s.var] = ctx.pile_seen(s.pile)
+            # Over the cards the pile holds when the loop starts.
+            self.each(f"for fr[{var}] in tuple(st.piles[{ctx.pile_src(s.pile)}]):",
+                      ctx.card_scope, f"fr[{var}]", s, depth)
+        elif isinstance(s, ir.Stop):
+            self.line(depth, "break")
+        elif isinstance(s, ir.Let):
+            slot = self.ctx.local(s.name, VALUE)
+            self.ctx.let_seen(s)
+            self.line(depth, f"fr[{slot}] = {src(s.value)}")
+        elif isinstance(s, ir.Assign):
+            place, keep = self.ctx.assign_place(s)
+            value = src(s.value)
+            if s.op != "=":
+                value = f"{place} {codegen.operator(s.op[:1])} ({value})"
+            if s.op == "=" and isinstance(s.value, (ir.Bool, ir.NoneLit)):
+                self.line(depth, f"{place} = {value}")    # a keeper keeps these as they are
+                return
+            # A plain int inside the bounds is kept as it is; anything else
+            # goes through the keeper (clamped, checked, or not a number).
+            lo, hi = keep.bounds
+            t = self.source.temp()
+            self.line(depth, f"{place} = {t} if type({t} := {value}) is int and {lo} <= {t} <= {hi} "
+                             f"else {self.source.const(keep)}({t})")
+        elif isinstance(s, ir.MoveCards):
+            self.move_cards(s, depth)
+        elif isinstance(s, ir.MoveAll):
+            ctx = self.ctx
+            a = self.source.temp()
+            self.line(depth, f"{a} = st.piles[{ctx.pile_src(s.source)}]")
+            self.line(depth, f"st.piles[{ctx.pile_src(s.dest)}].extend({a})")
+            self.line(depth, f"{a}.clear()")
+        else:
+            getattr(self, type(s).__name__.lower())(s, depth)
+
+    def spend(self, s, depth):
+        """``spend N dice OP V from POOL``: the fitting dice nearest V go."""
+        faces, src = f"fr[{self.ctx.locals[s.pool]}]", self.source
+        self.line(depth, f"{faces} = _spend_dice(st, {faces}, {src.src(s.count)}, "
+                         f"{src.src(s.value)}, {src.const(CMP[s.op])})")
+
+    def skip(self, s, depth):
+        name = self.source.const(s.phase)
+        self.line(depth, f"if {name} not in st.skips:")     # each phase once: skips do not pile up
+        self.line(depth + 1, f"st.skips = st.skips + ({name},)")
+
+    def movecard(self, s, depth):
+        """``move CARD from A to B``: one card of that name (any deck's)."""
+        ctx, src = self.ctx, self.source
+        a, c = src.temp(), src.temp()
+        name = ctx.prog.card_names[ctx.prog.card_by_name[s.card]]
+        self.line(depth, f"{a} = st.piles[{ctx.pile_src(s.source)}]")
+        self.line(depth, f"for {c} in {src.const(tuple(ctx.prog.cards_named(s.card)))}:")
+        self.line(depth + 1, f"if {c} in {a}:")
+        self.line(depth + 2, f"{a}.remove({c})")
+        self.line(depth + 2, f"st.piles[{ctx.pile_src(s.dest)}].append({c})")
+        self.line(depth + 2, "break")
+        self.line(depth, "else:")
+        self.line(depth + 1, f"raise RuleFault({src.const(f'card {name} is not in {s.source.name}')})")
+
+    def log(self, s, depth):
+        """A log line: its placeholders filled in (``shown``).  A part that
+        shows cards (or what was made from them) is read in full only by
+        those who may see those cards; the rest read it masked."""
+        ctx, src = self.ctx, self.source
+        parts = ir.log_parts(s.text, s.pos)
+        note = f"st.note(fr[{PLAYER}], 'log', "
+        self.line(depth, "if st.logging:")
+        if all(isinstance(p, str) for p in parts):
+            self.line(depth + 1, f"{note}{src.const(s.text)}, None)")
+            return
+        most = ctx.prog.limits.max_text
+        shown = [src.const(p) if isinstance(p, str) else self.shown(p) for p in parts]
+        seen = [[] if isinstance(p, str) else ctx.seen_sources(p) for p in parts]
+        text = f"_text(({', '.join(shown)},), {most})"
+        if not any(seen):
+            self.line(depth + 1, f"{note}{text}, None)")
+            return
+        masked = [f if not who else src.const(ctx.masked(p)) for p, f, who in zip(parts, shown, seen)]
+        who = "_EVERYONE"
+        for w in (w for ws in seen for w in ws):
+            who = f"_both({who}, {w})"
+        t, w = src.temp(), src.temp()
+        self.line(depth + 1, f"{w} = {who}")
+        self.line(depth + 1, f"{t} = {text}")
+        self.line(depth + 1, f"if {w} is _EVERYONE:")
+        self.line(depth + 2, f"{note}{t}, None)")
+        self.line(depth + 1, "else:")
+        self.line(depth + 2, f"{note}{t}, None, _text(({', '.join(masked)},), {most}), {w})")
+
+    def shown(self, part):
+        """Source of the text of one placeholder of a log line: pieces and
+        cards by name, yes/no, none, numbers and words as they are."""
+        ctx, src = self.ctx, self.source
+        value = src.src(part)
+        name = part.name if isinstance(part, ir.Name) else None
+        if name in ctx.chosen_locals:
+            return f"_show_cards({value}, {src.const(ctx.prog.card_names)})"
+        if name in ctx.piece_locals:
+            return f"_show({value}, {src.const(ctx.prog.piece_names[ctx.piece_locals[name]])})"
+        if name in ctx.card_locals:
+            return f"_show({value}, {src.const(ctx.prog.card_names)})"
+        return f"_show({value}, None)"
+
+
+    def move_cards(self, s, depth):
+        """``move CARDS from A to B``: the cards a local holds (one card, or
+        a tuple of them); a card not in A is an error naming it."""
+        ctx, src = self.ctx, self.source
+        a, b, cards, c = src.temp(), src.temp(), src.temp(), src.temp()
+        text = f"card %s is not in {s.source.name}"
+        missing, names = src.const(text), src.const(ctx.prog.card_names)
+        self.line(depth, f"{a} = st.piles[{ctx.pile_src(s.source)}]")
+        self.line(depth, f"{b} = st.piles[{ctx.pile_src(s.dest)}]")
+        self.line(depth, f"{cards} = fr[{ctx.locals[s.cards]}]")
+        if ctx.prog.work.cards > O.FEW_CARDS:
+            # Many cards go in one pass over the pile (``ops.take_cards``).
+            self.line(depth, f"if type({cards}) is tuple and len({cards}) > {O.ONE_BY_ONE}:")
+            self.line(depth + 1, f"{src.const(O.take_cards)}({a}, {b}, {cards}, {missing}, {names})")
+            self.line(depth, "else:")
+            depth += 1
+        self.line(depth, f"for {c} in ({cards},) if type({cards}) is int else {cards} or ():")
+        self.line(depth + 1, "try:")
+        self.line(depth + 2, f"{a}.remove({c})")
+        self.line(depth + 1, "except ValueError:")
+        self.line(depth + 2, f"raise RuleFault({missing} % {names}[{c}]) from None")
+        self.line(depth + 1, f"{b}.append({c})")
+
+    def each(self, head, scope, item, s, depth):
+        """A 'for each' over pieces or cards (``head``, the Python loop, sets
+        the loop's local): the thing looked at is in scope (``item`` on
+        ``scope``) for the 'where', not for the body."""
+        self.line(depth, head)
+        scope.append(item)
+        try:
+            self.loop_test(s.cond, depth + 1)
+        finally:
+            scope.pop()
+        self.count_step(depth + 1, s)
+        self.block(s.body, depth + 1)
+
+    def loop_test(self, cond, depth):
+        """Skip a 'for each' pass whose thing does not meet ``cond``."""
+        if cond is not None:
+            self.line(depth, f"if not {self.source.cond(cond)}:")
+            self.line(depth + 1, "continue")
+
+    def each_player(self, s, depth):
+        """``for each [other] player [as p] [where …]``, seats in turn order
+        from the first seat as the loop starts; without ``as``, each player
+        is the player in scope in the body, and the one before comes back
+        after the loop (also after a 'stop')."""
+        src, ctx = self.source, self.ctx
+        me, first, i = src.temp(), src.temp(), src.temp()
+        self.line(depth, f"{me} = fr[{PLAYER}]")
+        self.line(depth, f"{first} = {self.ctx.prog.first_seat_src}")
+        seat = f"fr[{ctx.local(s.var, SEAT)}]" if s.var else f"fr[{PLAYER}]"
+        if not s.var:
+            self.line(depth, "try:")
+            depth += 1
+        self.line(depth, f"for {i} in range(st.n):")
+        self.line(depth + 1, f"{seat} = ({first} + {i}) % st.n")
+        if s.other:
+            self.line(depth + 1, f"if {seat} == {me}:")
+            self.line(depth + 2, "continue")
+        self.loop_test(s.cond, depth + 1)
+        self.count_step(depth + 1, s)
+        self.block(s.body, depth + 1)
+        if not s.var:
+            self.line(depth - 1, "finally:")
+            self.line(depth, f"fr[{PLAYER}] = {me}")
+
+
+_RUNAWAY = O.RUNAWAY
+
+
+#: The most IR nodes one run of plain statements (a ``PureOp``) holds.
+PURE_NODES = 2000
+
+
+#: Statements that never wait: Python written by ``PureBlock``, alone or in
+#: a run of their neighbours.
+SIMPLE = (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards, ir.MoveCard, ir.Spend)
