@@ -178,3 +178,17 @@ def test_no_module_of_a_split_package_is_too_long():
             if lines > MOST_LINES:
                 long[module_name(path)] = lines
     assert not long, f"modules over {MOST_LINES} lines: {long}"
+
+
+def test_a_compiled_program_is_frozen():
+    """``Program`` is data made by ``compile_ruleset``: once built, nothing
+    sets or deletes its attributes (a game cannot change another's rules)."""
+    import pytest
+
+    import rulelang
+    prog = rulelang.load(PACKAGE.parent / "examples" / "pig.rules").prog
+    with pytest.raises(AttributeError, match="frozen"):
+        prog.K = 3
+    with pytest.raises(AttributeError, match="frozen"):
+        del prog.codes
+    assert prog.K >= 1 and prog.codes

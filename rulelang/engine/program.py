@@ -29,7 +29,21 @@ _PARAM_KINDS = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE}
 
 
 class Program:
-    """Everything the machine needs, built from one ruleset."""
+    """Everything the machine needs, built from one ruleset by
+    ``compile_ruleset`` and then frozen: no attribute can be set or
+    replaced while games run (what the machine fills in as it goes, the
+    generated functions and the tables made on first use, are the items of
+    containers built here)."""
+
+    _frozen = False
+
+    def __setattr__(self, name, value):
+        if self._frozen:
+            raise AttributeError(f"a compiled program is frozen: cannot set {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a compiled program is frozen: cannot delete {name!r}")
 
     def __init__(self, rs: ir.Ruleset, limits=None):
         # Nothing is compiled that has not passed the trust boundary.
@@ -133,7 +147,10 @@ class Program:
         self.code_pos = []
         self.stmt_sizes = {}   # id of a statement -> its IR nodes (``Ctx.size``)
         self.card_tables = {}  # (property, default) -> its value for each card (``card_table``)
-        self.card_ids = None   # card name -> its ids (``cards_named``)
+        #: card name -> its ids (one in each deck that has it: ``cards_named``)
+        self.card_ids = {}
+        for i, n in enumerate(self.card_names):
+            self.card_ids.setdefault(n, []).append(i)
         self.track_tables = {}  # (track, value) -> {space: that value}
         self.op_functions = {}  # (code, pc) -> an op run alone (``op_function``)
         self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
@@ -194,10 +211,6 @@ class Program:
 
     def cards_named(self, name):
         """The ids of the cards called ``name`` (one in each deck that has it)."""
-        if self.card_ids is None:
-            self.card_ids = {}
-            for i, n in enumerate(self.card_names):
-                self.card_ids.setdefault(n, []).append(i)
         return self.card_ids.get(name, [])
 
     def op_function(self, code_id, k):
@@ -452,4 +465,5 @@ def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
     prog.after_build.clear()
     prog.work.finish()
     prog.runners = [None] * len(prog.codes)   # made on first use (``Program.runner``)
+    prog._frozen = True
     return prog
