@@ -1021,6 +1021,8 @@ def _in_engine(frame) -> Optional[str]:
 
 
 def _audit_hook(event, args):
+    if _audit_state is None:        # (the interpreter is shutting down)
+        return
     audit = _audit_state["active"]
     if audit is None or not event.startswith(_WATCHED) or event in _HARMLESS \
             or _audit_state["busy"]:

@@ -23,14 +23,15 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import attrs
 
 from . import documents, ir
-from .check import check
+from .check import Checker, Resolved
 from .errors import RulesetCheckError, RulesetSyntaxError
 from .ir import serialize
 from .limits import DEFAULT, Limits
 from .syntax import made_here
 
-# id(ruleset) -> (a weak reference to it, the limits it was checked under)
-_admitted: Dict[int, Tuple["weakref.ref[ir.Ruleset]", Limits]] = {}
+# id(ruleset) -> (a weak reference to it, the limits it was checked under,
+# what the checker worked out about it)
+_admitted: Dict[int, Tuple["weakref.ref[ir.Ruleset]", Limits, Resolved]] = {}
 
 
 def _forget(key: int) -> Callable[[object], None]:
@@ -39,10 +40,19 @@ def _forget(key: int) -> Callable[[object], None]:
     return forget
 
 
-def _remember(rs: ir.Ruleset, limits: Limits) -> ir.Ruleset:
+def _remember(rs: ir.Ruleset, limits: Limits, resolved: Resolved) -> ir.Ruleset:
     key = id(rs)
-    _admitted[key] = (weakref.ref(rs, _forget(key)), limits)
+    _admitted[key] = (weakref.ref(rs, _forget(key)), limits, resolved)
     return rs
+
+
+def resolution(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Resolved:
+    """What the checker worked out about the admitted ruleset ``rs`` (what
+    each of its names means: ``check.resolve.Resolved``), for the compiler."""
+    found = _admitted.get(id(rs))
+    if found is None or found[0]() is not rs or found[1] != (limits or DEFAULT):
+        raise ValueError("only an admitted ruleset has a resolution (trust.admit)")
+    return found[2]
 
 
 def is_admitted(rs: Any, limits: Optional[Limits] = None) -> bool:
@@ -56,10 +66,11 @@ def checked(rs: ir.Ruleset, limits: Optional[Limits] = None) -> ir.Ruleset:
     ``RulesetCheckError`` listing every problem).  Only for an IR whose
     shape is known (our parser's, or one ``from_data`` structured)."""
     limits = limits or DEFAULT
-    errors = check(rs, limits)
+    checker = Checker(rs, limits)
+    errors = checker.run()
     if errors:
         raise RulesetCheckError(errors)
-    return _remember(rs, limits)
+    return _remember(rs, limits, checker.resolved())
 
 
 def admit(rs: Any, limits: Optional[Limits] = None) -> ir.Ruleset:

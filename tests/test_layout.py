@@ -160,7 +160,7 @@ def test_the_stage_check_finds_a_backward_import():
 def test_package_imports_are_read_as_modules():
     """``from .. import ir`` imports the package rulelang.ir, not the root."""
     assert "rulelang.ir" in imports_of(PACKAGE / "check" / "base.py")
-    assert "rulelang.check.resolve" in imports_of(PACKAGE / "engine" / "program.py")
+    assert "rulelang.check.resolve" in imports_of(PACKAGE / "engine" / "source.py")
 
 
 # ---------------------------------------------------------------- sizes

@@ -562,8 +562,14 @@ class Ctx:
                                                    for space, printed in data.items()}
         return self.prog.gslot[e.obj], table
 
-    def bind(self, name):
-        """What the bare ``name`` means here (``resolve.Names.bare``)."""
+    def bind(self, node):
+        """What the bare name ``node`` means here: what the checker bound it
+        to (``Program.resolved``); a name it did not read as a value is
+        looked up in the same order (``resolve.Names.bare``)."""
+        bound = self.prog.resolved.binding(node)
+        if bound is not None:
+            return bound
+        name = node.name
         bound = self.prog.names.bare(name, card=bool(self.card_scope),
                                      pieces=[pset for pset, _ in self.piece_scope],
                                      locals=self.locals)

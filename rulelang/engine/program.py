@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 
 from .. import ir, trust
-from ..check import resolve
 from ..errors import RulesetCheckError
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from . import codegen
@@ -64,8 +63,10 @@ class Program:
         self.track_data = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
                                     for sp in s.spaces}
                            for s in rs.stats if s.spaces}
-        #: What every bare name means (the lookup the checker made too).
-        self.names = resolve.Names(rs)
+        #: What the checker worked out: what each bare name means where it
+        #: stands (``check.resolve.Resolved``), read by ``Ctx.bind``.
+        self.resolved = trust.resolution(rs, self.limits)
+        self.names = self.resolved.names
         self.consts = {}
         self._pieces(rs)
         # Cards and piles.  Every pile (decks included) gets an index; a

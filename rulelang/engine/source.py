@@ -126,7 +126,7 @@ class Source:
 
     def s_Name(self, e):
         ctx, prog, name = self.ctx, self.ctx.prog, e.name
-        bound = ctx.bind(name)
+        bound = ctx.bind(e)
         kind = bound.kind
         if kind == resolve.CARD:
             return self.card_field(ctx.card_scope[-1], name)
