@@ -1,5 +1,10 @@
 """The kinds of value a local of a frame may hold (checked in a restored
-state against what the compiler recorded)."""
+state against what the compiler recorded), and the names the engine's
+annotations give the machine's plain data."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, Tuple
 
 #: What a local of a frame may hold.  The compiler records, for each local
 #: of each code, the kinds of value the code puts there
@@ -30,3 +35,19 @@ state against what the compiler recorded)."""
 LOCAL_KINDS = ("value", "seat", "card", "cards", "piece", "roll", "dice", "count", "probe",
                "each-player", "each-card", "each-piece", "repeat", "pool-work", "roll-off")
 VALUE, SEAT, CARD, CARDS, COUNT = ("value",), ("seat",), ("card",), ("cards",), ("count",)
+
+#: A kind of local (above): its name, then what it depends on.
+Kind = Tuple[Any, ...]
+
+#: A frame of the machine: ``[code id, pc, player, local0, local1, ...]``
+#: (the layout in ``ops.base``), a plain list so a state clones cheaply.
+Frame = List[Any]
+
+#: A running game's state (``state.State``).  ``Any`` to mypy: state.py
+#: imports the whole engine, so the modules before it cannot import it back
+#: (not even for annotations: tests/test_layout.py counts those too).
+St = Any
+
+#: A function of generated code (``codegen``, ``runtime.compiled``):
+#: ``fn(st, fr)`` -> its value.
+Fn = Callable[[St, Frame], Any]
