@@ -4,7 +4,7 @@ annotations give the machine's plain data."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable, List, Optional, Protocol, Tuple
 
 #: What a local of a frame may hold.  The compiler records, for each local
 #: of each code, the kinds of value the code puts there
@@ -51,3 +51,25 @@ St = Any
 #: A function of generated code (``codegen``, ``runtime.compiled``):
 #: ``fn(st, fr)`` -> its value.
 Fn = Callable[[St, Frame], Any]
+
+
+class Compiled(Protocol):
+    """A function of expression source (``runtime.compiled``): ``fn(st, fr)``
+    -> its value; ``src`` is the source, for generated code to inline."""
+
+    src: str
+
+    def __call__(self, st: St, fr: Frame) -> Any: ...
+
+
+class Keeper(Protocol):
+    """What keeps a value in its place's bounds (``runtime.keeper``):
+    ``keep(x)`` -> x within them; ``bounds`` are the ints it keeps as they are."""
+
+    bounds: Tuple[int, int]
+
+    def __call__(self, x: Any) -> Any: ...
+
+
+#: A low or high bound of a place: none for no bound.
+Bound = Optional[int]
