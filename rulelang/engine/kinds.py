@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Protocol, Tuple
 
+from ..ir import Pos
+
 #: What a local of a frame may hold.  The compiler records, for each local
 #: of each code, the kinds of value the code puts there
 #: (``Program.local_kinds``); a restored state is checked against them
@@ -47,6 +49,14 @@ Frame = List[Any]
 #: imports the whole engine, so the modules before it cannot import it back
 #: (not even for annotations: tests/test_layout.py counts those too).
 St = Any
+
+#: A compiled program (``program.Program``): ``Any`` to mypy for the same
+#: reason (program.py imports the stages that build its parts).
+Prog = Any
+
+#: Where an op or a statement is, for error messages: (rule name, its place
+#: in the rule file, or None).
+Where = Tuple[str, Optional[Pos]]
 
 #: A function of generated code (``codegen``, ``runtime.compiled``):
 #: ``fn(st, fr)`` -> its value.

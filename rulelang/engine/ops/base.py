@@ -9,6 +9,7 @@ cheaply and exactly.
 from __future__ import annotations
 
 from ...errors import RulesetRuntimeError
+from ..kinds import Where
 
 # Frame layout.
 CODE, PC, PLAYER, LOCALS = 0, 1, 2, 3
@@ -208,7 +209,7 @@ class PureFault(Exception):
     """Raised by generated code (``codegen``): the place ``(rule, pos)`` of
     the statement or op that failed, and the error."""
 
-    def __init__(self, where, error):
+    def __init__(self, where: Where, error: Exception) -> None:
         super().__init__(where, error)
         self.where, self.error = where, error
 
