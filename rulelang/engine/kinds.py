@@ -54,6 +54,10 @@ St = Any
 #: reason (program.py imports the stages that build its parts).
 Prog = Any
 
+#: What compiles one code (``lower.Ctx``): ``Any`` to mypy, as lower.py
+#: imports the modules that use it (``source``, ``statements``).
+Lowering = Any
+
 #: Where an op or a statement is, for error messages: (rule name, its place
 #: in the rule file, or None).
 Where = Tuple[str, Optional[Pos]]
