@@ -69,7 +69,7 @@ def spend(st, work):
         raise RuleFault(RUNAWAY % st.limits.max_steps)
 
 
-def draw_work(n, cards, per_card):
+def draw_work(n: int, cards: int, per_card: int) -> int:
     """The work of drawing ``n`` cards from a pile of ``cards`` cards: each
     draw takes ``per_card`` (the card, and the 'on draw' questions about
     it) and finds the card's first copy in the pile (a scan, counted an
