@@ -125,7 +125,7 @@ class Program:
         self.code_names: List[str] = []
         self.nlocals: List[int] = []
         #: per code, per local: the kinds of value it may hold (``LOCAL_KINDS``)
-        self.local_kinds: List[List[List[Kind]]] = []
+        self.local_kinds: List[List[Tuple[Kind, ...]]] = []
         self.rule_code: Dict[str, int] = {}
         self.table_code: Dict[str, int] = {}
         self.table_rows: Dict[str, List[Tuple[str, int, int, int]]] = {}
@@ -295,6 +295,7 @@ class Program:
                                                 work.stmts(trig.body), trig.pos))
         self.trigger_codes: FrozenSet[int] = frozenset(trigger_codes)
         # Triggers need their conditions before any assignment is compiled.
+        cond: Optional[Compiled]    # (None for an 'on draw' rule without one)
         for trig, code in zip(rs.triggers, trigger_codes):
             ctx = Ctx(self, code, f"whenever (line {trig.pos.line if trig.pos else '?'})")
             cond = ctx.cond_expr(trig.cond)
@@ -394,7 +395,7 @@ class Program:
         dispatch: Dict[int, int] = {}
         ends: List[O.Jump] = []
         dispatch_op_index = len(ctx.code)
-        ctx.emit(None)  # placeholder for the dispatch
+        ctx.emit(None)  # type: ignore[type-var]  # placeholder for the dispatch
         starts: List[Tuple[ir.Row, int]] = []
         for row in table.rows:
             start = len(ctx.code)
