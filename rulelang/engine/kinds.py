@@ -58,6 +58,10 @@ Prog = Any
 #: imports the modules that use it (``source``, ``statements``).
 Lowering = Any
 
+#: What writes a code's generated function (``codegen.Runner``), as an op's
+#: ``emit(r, k)`` sees it: ``Any`` to mypy, as codegen imports the ops.
+Writer = Any
+
 #: Where an op or a statement is, for error messages: (rule name, its place
 #: in the rule file, or None).
 Where = Tuple[str, Optional[Pos]]
