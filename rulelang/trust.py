@@ -30,13 +30,15 @@ from .limits import DEFAULT, Limits
 from .syntax import made_here
 
 # id(ruleset) -> (a weak reference to it, the limits it was checked under,
-# what the checker worked out about it)
+# what the checker worked out about it: which holds no reference to the
+# ruleset, so the entry goes when the ruleset does)
 _admitted: Dict[int, Tuple["weakref.ref[ir.Ruleset]", Limits, Resolved]] = {}
 
 
 def _forget(key: int) -> Callable[[object], None]:
     def forget(_ref: object) -> None:
-        _admitted.pop(key, None)
+        if _admitted is not None:       # (None while the interpreter shuts down)
+            _admitted.pop(key, None)
     return forget
 
 

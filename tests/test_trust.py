@@ -603,3 +603,19 @@ def test_documents_read_only_json_values():
     assert data["a"][:4] == [1, "x", True, None] and isinstance(data["a"][4], documents.Odd)
     data = documents.read("a: [1, x, true, null]\n", "d.yaml", form="yaml")
     assert data == {"a": [1, "x", True, None]}
+
+
+def test_an_admitted_ruleset_is_not_kept_alive_by_what_was_worked_out_about_it():
+    """trust remembers what it admitted (and the checker's resolution of it)
+    only while the ruleset lives: nothing it keeps refers back to it."""
+    import gc
+    import weakref as _weakref
+
+    from rulelang import trust as _trust
+    game = rulelang.loads('game "G"\nplayers 1..2\nper player { x 0 }\nturn { phase p { x += 1 } }\n'
+                          'end "done" when round > 3\nscore { x }\n', "g.rules")
+    ref = _weakref.ref(game.ruleset)
+    assert _trust.is_admitted(game.ruleset, game.prog.limits)
+    del game
+    gc.collect()
+    assert ref() is None

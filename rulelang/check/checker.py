@@ -50,7 +50,7 @@ class Checker(Declarations):
         properties, the stat of each word, and what each bare name it read
         means (meaningful when ``run`` found no error)."""
         return Resolved.make(
-            self.rs, self.names, stat_types=self.stat_types, word_stats=self.enum_values,
+            self.names, stat_types=self.stat_types, word_stats=self.enum_values,
             card_props={name: one_kind(kinds) for name, kinds in self.props.items()},
             track_props=self.track_props,
             piece_fields={ps: {name: f[:2] for name, f in fields.items()}

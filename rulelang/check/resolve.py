@@ -124,7 +124,6 @@ class Resolved:
     ``piece_fields`` each piece set's fields: name -> (type, whether it is a
     state value, which a rule may change)."""
 
-    rs: ir.Ruleset = attrs.field(eq=False, repr=False)
     names: Names = attrs.field(eq=False, repr=False)
     stat_types: Mapping[str, str]
     word_stats: Mapping[str, str]
@@ -143,13 +142,13 @@ class Resolved:
         return found[1] if found is not None and found[0] is node else None
 
     @classmethod
-    def make(cls, rs: ir.Ruleset, names: Names, *, stat_types: Mapping[str, str],
+    def make(cls, names: Names, *, stat_types: Mapping[str, str],
              word_stats: Mapping[str, str], card_props: Mapping[str, str],
              track_props: Mapping[str, Mapping[str, str]],
              piece_fields: Mapping[str, Mapping[str, Tuple[str, bool]]],
              bindings: Mapping[int, Tuple[ir.Name, Binding]]) -> "Resolved":
         """A Resolved holding read-only copies of these tables."""
-        return cls(rs, names, _frozen(stat_types), _frozen(word_stats), _frozen(card_props),
+        return cls(names, _frozen(stat_types), _frozen(word_stats), _frozen(card_props),
                    _frozen({k: _frozen(v) for k, v in track_props.items()}),
                    _frozen({k: _frozen(v) for k, v in piece_fields.items()}),
                    MappingProxyType(dict(bindings)))

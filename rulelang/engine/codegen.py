@@ -41,9 +41,11 @@ from __future__ import annotations
 import linecache
 import pathlib
 import re
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from ..errors import RulesetCheckError, RulesetError
 from . import ops as O
+from .kinds import Compiled, Fn, Frame, Prog, St, Where
 
 #: The Python of each operator of the IR (``ir.BinOp``, ``ir.Compare``,
 #: ``ir.TestDef``, and the first sign of ``+=`` / ``-=``).
@@ -52,12 +54,12 @@ _OPERATORS = {op: op for op in ("+", "-", "*", "and", "or", "==", "!=", "<", "<=
 _FUNCTIONS = {"min": "min", "max": "max", "abs": "abs"}
 
 
-def _refuse(what, value):
+def _refuse(what: str, value: object) -> RulesetError:
     return RulesetCheckError.at("<generated code>", 1, 1,
                                 f"refused to write {what} {value!r} into generated code")
 
 
-def operator(op) -> str:
+def operator(op: object) -> str:
     """The Python of an IR operator, from the fixed table (never the IR's text)."""
     found = _OPERATORS.get(op) if type(op) is str else None
     if found is None:
@@ -65,7 +67,7 @@ def operator(op) -> str:
     return found
 
 
-def function(name) -> str:
+def function(name: object) -> str:
     """The Python of a built-in function, from the fixed table."""
     found = _FUNCTIONS.get(name) if type(name) is str else None
     if found is None:
@@ -73,7 +75,7 @@ def function(name) -> str:
     return found
 
 
-def number(value) -> str:
+def number(value: object) -> str:
     """A whole number as Python source (an int, nothing else)."""
     if type(value) is not int:
         raise _refuse("the number", value)
@@ -84,7 +86,7 @@ _BASE = 3   # indentation of a block inside the dispatch loop (before grouping)
 _GROUP = 6  # blocks per group (see Runner.source)
 
 
-def at_line(index, where):
+def at_line(index: int, where: Optional[Where]) -> str:
     """The comment that starts the lines of a statement or op: ``# line N
     [index]``, ``index`` in the code's list of places (``Program.code_wheres``),
     N the rule file's line (only numbers: nothing of the file's text).  A
@@ -97,7 +99,7 @@ def at_line(index, where):
 _MARK = re.compile(r"\s*#(?: line \d+)? \[(\d+)\]$")
 
 
-def line_table(text):
+def line_table(text: str) -> List[int]:
     """[index of the place of each line of generated ``text``], by line
     number: the place of the nearest ``at_line`` comment above it (the
     debug table a fault is named from, as jinja's ``debug_info``)."""
@@ -115,14 +117,14 @@ def line_table(text):
 _FAULT = "raise PureFault(_W[_L[e.__traceback__.tb_lineno]], e) from e"
 
 
-def function_name(code_name):
+def function_name(code_name: str) -> str:
     """A generated function's name, after what it runs: 'rule morale_check'
     gives ``rule_morale_check`` (names are checked at the trust boundary;
     anything else becomes '_')."""
     return re.sub(r"\W", "_", code_name, flags=re.ASCII) or "code"
 
 
-def register(prog, code_name, text):
+def register(prog: Prog, code_name: str, text: str) -> str:
     """The file name generated source is compiled under, with the source
     put in ``linecache`` so tracebacks and debuggers show its lines (as
     attrs does for the methods it writes)."""
@@ -137,21 +139,21 @@ def register(prog, code_name, text):
 
 
 #: The names this module put in ``linecache``, oldest first (a bounded number).
-_REGISTERED: dict = {}
+_REGISTERED: Dict[str, None] = {}
 _MOST_REGISTERED = 2000
 
 
-def _indent(lines, depth):
+def _indent(lines: Iterable[str], depth: int) -> List[str]:
     pad = "    " * depth
     return [pad + line for line in lines]
 
 
-def _env(gen_env):
+def _env(gen_env: Dict[str, Any]) -> Dict[str, Any]:
     """The globals of a generated function: its program's ``gen_env``."""
     return {**gen_env, "RulesetError": RulesetError}
 
 
-def pure_function(op):
+def pure_function(op: O.PureOp) -> Fn:
     """A ``PureOp``'s lines as a function of their own."""
     text = ("def pure(st, fr):\n    _lim = st.limits.max_steps\n    try:\n"
             + "\n".join(_indent(op.lines, 2)) +
@@ -178,36 +180,36 @@ _STRAIGHT = (O.PureOp,)
 class Runner:
     """Writes the generated function of one code."""
 
-    def __init__(self, prog, code_id):
+    def __init__(self, prog: Prog, code_id: int) -> None:
         self.prog = prog
         self.code_id = code_id
-        self.code = prog.codes[code_id]
-        self.wheres = prog.code_wheres[code_id]
-        self.lines = []
+        self.code: List[O.Op] = prog.codes[code_id]
+        self.wheres: List[Where] = prog.code_wheres[code_id]
+        self.lines: List[str] = []
 
     # ------------------------------------------------------------ helpers
 
-    def const(self, value):
+    def const(self, value: Any) -> str:
         consts = self.prog.gen_consts
         consts.append(value)
         return f"C[{len(consts) - 1}]"
 
-    def at(self, op):
+    def at(self, op: O.Op) -> str:
         """The comment naming ``op``'s place (``at_line``)."""
         self.wheres.append(op.where)
         return at_line(len(self.wheres) - 1, op.where)
 
-    def value(self, fn):
+    def value(self, fn: Compiled) -> str:
         """Source of a compiled expression (``runtime.compiled``), inline."""
         return fn.src
 
-    def emit(self, depth, *lines):
+    def emit(self, depth: int, *lines: str) -> None:
         pad = "    " * depth
         self.lines.extend(pad + line for line in lines)
 
     # ------------------------------------------------------------ layout
 
-    def leaders(self):
+    def leaders(self) -> Set[int]:
         """The pcs control can arrive at other than by falling through."""
         code = self.code
         out = {0, len(code)}
@@ -223,7 +225,7 @@ class Runner:
             out.update(t for t in getattr(op, "targets", ()) if isinstance(t, int))
         return out
 
-    def source(self):
+    def source(self) -> str:
         code = self.code
         n = len(code)
         leaders = self.leaders()
@@ -239,7 +241,8 @@ class Runner:
         groups = {x: (starts[i + _GROUP] if i + _GROUP < len(starts) else n)
                   for i, x in enumerate(starts) if i % _GROUP == 0}
         open_block = False     # whether control falls off the end of the block so far
-        group_start, group_end = None, None
+        group_start: Optional[int] = None
+        group_end: Optional[int] = None
         for k, op in enumerate(code):
             if k in leaders:
                 if open_block:
@@ -261,18 +264,18 @@ class Runner:
                   "except Exception as e:", f"    {_FAULT}")
         return "\n".join(self.lines) + "\n"
 
-    def close_group(self, start, end):
+    def close_group(self, start: Optional[int], end: Optional[int]) -> None:
         """Put the lines written since ``start`` under ``if pc < end:``."""
         if start is None:
             return
         body = ["    " + line for line in self.lines[start:]]
         self.lines[start:] = ["    " * _BASE + f"if pc < {end}:"] + body
 
-    def function(self):
+    def function(self) -> Fn:
         name = self.prog.code_names[self.code_id]
         return self.make(self.source(), function_name(name), name)
 
-    def make(self, text, fn_name, code_name):
+    def make(self, text: str, fn_name: str, code_name: str) -> Fn:
         """The function ``fn_name`` that ``text`` defines, its source in
         ``linecache`` under ``code_name`` (``register``)."""
         env = _env(self.prog.gen_env)
@@ -292,11 +295,11 @@ class Runner:
     SPLITMIX = _SPLITMIX
     number = staticmethod(number)
 
-    def cond(self, fn):
+    def cond(self, fn: Optional[Compiled]) -> str:
         """Source of a condition (or True when there is none)."""
         return "True" if fn is None else self.value(fn)
 
-    def push(self, cost=None):
+    def push(self, cost: Optional[object] = None) -> Tuple[str, ...]:
         """``st.push(_f)`` written out (the depth check raises through
         ``push``), counting ``cost`` when given (the work of the code it
         starts, as ``ops.CallOp`` does) with one test for both limits."""
@@ -308,7 +311,7 @@ class Runner:
                 "    st.stack.pop()", "    st.push(_f)",
                 f"    raise RuleFault({self.const(O.RUNAWAY)} % _lim)")
 
-    def fallback(self, k, op, depth=_BASE + 1):
+    def fallback(self, k: int, op: O.Op, depth: int = _BASE + 1) -> None:
         """Call the op itself; go on where it left the pc."""
         self.emit(depth, self.at(op), f"fr[1] = {k}",
                   f"if not O[{k}].run(st, fr):", "    return False",
@@ -317,14 +320,15 @@ class Runner:
         self.emit(depth, f"if pc <= {k}:")
         self.back(depth + 1)
 
-    def jump(self, depth, k, target, cost=1, op=None):
+    def jump(self, depth: int, k: int, target: int, cost: object = 1,
+             op: Optional[O.Op] = None) -> None:
         self.emit(depth, f"pc = {target}")
         if target <= k:
             if op is not None:      # a limit reached here names the loop, as op by op
                 self.emit(depth, self.at(op))
             self.back(depth, cost)
 
-    def back(self, depth, cost=1):
+    def back(self, depth: int, cost: object = 1) -> None:
         """Go back to an earlier op: every jump back (each pass of a loop)
         counts its work (``cost``; see ``ops.spend``) against
         ``Limits.max_steps``, so a ruleset that never reaches a decision
@@ -332,21 +336,21 @@ class Runner:
         self.spend(depth, cost)
         self.emit(depth, "continue")
 
-    def spend(self, depth, cost):
+    def spend(self, depth: int, cost: object) -> None:
         """Count ``cost`` (source of a whole number) of work, as ``ops.spend``."""
         self.emit(depth, f"st.steps += {cost}", "if st.steps > _lim:",
                   f"    raise RuleFault({self.const(O.RUNAWAY)} % _lim)")
 
 
 
-def standalone(prog, code_id, k):
+def standalone(prog: Prog, code_id: int, k: int) -> Fn:
     """Op ``k`` of code ``code_id`` as a function of its own, made from the
     very lines generated code writes for it (``op.emit``): how an op whose
     behaviour is only its emitted code (the turn loop) runs op by op.  A
     jump back (``continue``) leaves the one-pass loop: the pc is stored and
     the machine goes on from it."""
     r = Runner(prog, code_id)
-    op = r.code[k]
+    op: Any = r.code[k]     # (an op that runs alone has an emit)
     name = f"{function_name(prog.code_names[code_id])}_op{k}"
     r.emit(0, f"def {name}(st, fr):", "    pc = fr[1]", "    _lim = st.limits.max_steps",
            "    try:", "        for _once in (0,):", "            if True:")
@@ -365,12 +369,12 @@ def standalone(prog, code_id, k):
 MOST_LINES = 4000
 
 
-def size(prog, code_id):
+def size(prog: Prog, code_id: int) -> int:
     """About how many lines the generated function of a code would have."""
     return sum(len(op.lines) if isinstance(op, O.PureOp) else 12 for op in prog.codes[code_id])
 
 
-def source_of(prog, code_id):
+def source_of(prog: Prog, code_id: int) -> Optional[str]:
     """The Python written for code ``code_id`` (what ``rulelang dump
     --python`` prints), or None for a code run op by op."""
     if size(prog, code_id) > MOST_LINES:
@@ -378,7 +382,7 @@ def source_of(prog, code_id):
     return Runner(prog, code_id).source()
 
 
-def runner(prog, code_id):
+def runner(prog: Prog, code_id: int) -> Fn:
     """The generated function that runs code ``code_id``, or ``op_by_op``
     for a code too long to be one."""
     if size(prog, code_id) > MOST_LINES:
@@ -386,7 +390,7 @@ def runner(prog, code_id):
     return Runner(prog, code_id).function()
 
 
-def op_by_op(st, fr):
+def op_by_op(st: St, fr: Frame) -> bool:
     """Run a frame's code one op at a time (each op's ``run``; a run of
     statements as its own small function, made when first run), as a
     generated function would: False when it waits, True when the stack

@@ -1,5 +1,12 @@
 """The kinds of value a local of a frame may hold (checked in a restored
-state against what the compiler recorded)."""
+state against what the compiler recorded), and the names the engine's
+annotations give the machine's plain data."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional, Protocol, Tuple
+
+from ..ir import Pos
 
 #: What a local of a frame may hold.  The compiler records, for each local
 #: of each code, the kinds of value the code puts there
@@ -30,3 +37,57 @@ state against what the compiler recorded)."""
 LOCAL_KINDS = ("value", "seat", "card", "cards", "piece", "roll", "dice", "count", "probe",
                "each-player", "each-card", "each-piece", "repeat", "pool-work", "roll-off")
 VALUE, SEAT, CARD, CARDS, COUNT = ("value",), ("seat",), ("card",), ("cards",), ("count",)
+
+#: A kind of local (above): its name, then what it depends on.
+Kind = Tuple[Any, ...]
+
+#: A frame of the machine: ``[code id, pc, player, local0, local1, ...]``
+#: (the layout in ``ops.base``), a plain list so a state clones cheaply.
+Frame = List[Any]
+
+#: A running game's state (``state.State``).  ``Any`` to mypy: state.py
+#: imports the whole engine, so the modules before it cannot import it back
+#: (not even for annotations: tests/test_layout.py counts those too).
+St = Any
+
+#: A compiled program (``program.Program``): ``Any`` to mypy for the same
+#: reason (program.py imports the stages that build its parts).
+Prog = Any
+
+#: What compiles one code (``lower.Ctx``): ``Any`` to mypy, as lower.py
+#: imports the modules that use it (``source``, ``statements``).
+Lowering = Any
+
+#: What writes a code's generated function (``codegen.Runner``), as an op's
+#: ``emit(r, k)`` sees it: ``Any`` to mypy, as codegen imports the ops.
+Writer = Any
+
+#: Where an op or a statement is, for error messages: (rule name, its place
+#: in the rule file, or None).
+Where = Tuple[str, Optional[Pos]]
+
+#: A function of generated code (``codegen``, ``runtime.compiled``):
+#: ``fn(st, fr)`` -> its value.
+Fn = Callable[[St, Frame], Any]
+
+
+class Compiled(Protocol):
+    """A function of expression source (``runtime.compiled``): ``fn(st, fr)``
+    -> its value; ``src`` is the source, for generated code to inline."""
+
+    src: str
+
+    def __call__(self, st: St, fr: Frame) -> Any: ...
+
+
+class Keeper(Protocol):
+    """What keeps a value in its place's bounds (``runtime.keeper``):
+    ``keep(x)`` -> x within them; ``bounds`` are the ints it keeps as they are."""
+
+    bounds: Tuple[int, int]
+
+    def __call__(self, x: Any) -> Any: ...
+
+
+#: A low or high bound of a place: none for no bound.
+Bound = Optional[int]

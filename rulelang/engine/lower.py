@@ -4,51 +4,61 @@ given a slot in the frame."""
 
 from __future__ import annotations
 
+from typing import (TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple,
+                    TypeVar, Union)
+
 from .. import ir
 from . import codegen
 from . import ops as O
-from .kinds import CARD, CARDS, COUNT, SEAT, VALUE
+from .kinds import CARD, CARDS, COUNT, SEAT, VALUE, Compiled, Fn, Keeper, Kind, Prog, Where
 from .ops import LOCALS, PLAYER
 from .runtime import compiled, keeper
 from .source import Source
 from .statements import PURE_NODES, SIMPLE, PureBlock
-from .work import _children
+from .work import Loop, _children
+
+if TYPE_CHECKING:
+    from ..check.resolve import Binding
+
+#: What ``Ctx.emit`` takes and gives back: an op.
+_Op = TypeVar("_Op", bound=O.Op)
 
 
 class Ctx:
     """Compiles the statements of one code (a rule, table, option, phase)."""
 
-    def __init__(self, prog, code_id, name):
+    def __init__(self, prog: Prog, code_id: Optional[int], name: str) -> None:
         self.prog = prog
         self.code_id = code_id
-        self.code = prog.codes[code_id] if code_id is not None else []
+        self.code: List[O.Op] = prog.codes[code_id] if code_id is not None else []
         # The places the generated code's ``at_line`` comments name by index.
-        self.wheres = prog.code_wheres[code_id] if code_id is not None else []
+        self.wheres: List[Where] = prog.code_wheres[code_id] if code_id is not None else []
         self.name = name
-        self.locals = {}
+        self.locals: Dict[str, int] = {}
         self.nlocals = 0
-        self.loops = []   # stack of (breaks: [ops], work slots, restore slot)
-        self.hoisted = {}
-        self.piece_locals = {}   # local name -> piece set it holds
-        self.card_locals = set()  # locals that hold one card
-        self.chosen_locals = set()  # locals that hold chosen cards ('choose N cards … as')
+        # stack of (breaks: [ops], work slots, restore slot)
+        self.loops: List[Tuple[List[O.ClearOp], List[int], Optional[int]]] = []
+        self.hoisted: Dict[int, int] = {}
+        self.piece_locals: Dict[str, str] = {}   # local name -> piece set it holds
+        self.card_locals: Set[str] = set()  # locals that hold one card
+        self.chosen_locals: Set[str] = set()  # locals that hold chosen cards ('choose N cards … as')
         #: local -> [source of who may see the cards it holds or was made
         #: from (``visibility``)]; [] when everyone may (a log line naming
         #: them is for those only: ``PureBlock.log``).  A card local missing here: nobody.
-        self.card_from = {}
-        self.card_scope = []     # slots of the card in scope in a 'where'
-        self.piece_scope = []    # (piece set, slot) of the piece in scope in a 'where'
+        self.card_from: Dict[str, List[str]] = {}
+        self.card_scope: List[str] = []     # slots of the card in scope in a 'where'
+        self.piece_scope: List[Tuple[str, str]] = []    # (piece set, slot) of the piece in scope in a 'where'
 
     # ------------------------------------------------------------ plumbing
 
-    def where(self, node):
+    def where(self, node: object) -> Where:
         return (self.name, getattr(node, "pos", None))
 
-    def emit(self, op):
+    def emit(self, op: _Op) -> _Op:
         self.code.append(op)
         return op
 
-    def local(self, name, kind):
+    def local(self, name: str, kind: Kind) -> int:
         """The slot of local ``name``, which here gets a value of ``kind``
         (one of ``LOCAL_KINDS``; a name used again may add a kind)."""
         if name not in self.locals:
@@ -58,14 +68,14 @@ class Ctx:
         self.holds(slot, kind)
         return slot
 
-    def temp(self, kind):
+    def temp(self, kind: Kind) -> int:
         """A new slot for the machine's own use, holding values of ``kind``."""
         slot = LOCALS + self.nlocals
         self.nlocals += 1
         self.holds(slot, kind)
         return slot
 
-    def holds(self, slot, kind):
+    def holds(self, slot: int, kind: Kind) -> None:
         """Record that local ``slot`` of this code may hold a ``kind`` of
         value (``Program.local_kinds``: what a restored state is checked
         against)."""
@@ -78,22 +88,23 @@ class Ctx:
         if kind not in kinds[i]:
             kinds[i] += (kind,)
 
-    def done(self):
+    def done(self) -> None:
         if self.code_id is not None:
             self.prog.nlocals[self.code_id] = max(self.prog.nlocals[self.code_id], self.nlocals)
 
-    def finish(self, stmts):
+    def finish(self, stmts: Sequence[ir.Stmt]) -> None:
         self.block(stmts)
         self.done()
 
     # ---------------------------------------------------------- statements
 
-    def block(self, stmts):
+    def block(self, stmts: Sequence[ir.Stmt]) -> None:
         """Compile statements; a run of them that can never wait (no dice,
         no draws, no choices, no calls) becomes one op (see ``PureBlock``),
         of at most ``PURE_NODES`` IR nodes (so that no generated function
         is huge: a longer run is several ops)."""
-        run, nodes = [], 0
+        run: List[ir.Stmt] = []
+        nodes = 0
         for s in stmts:
             if self.pure(s, 0, 0):
                 size = self.size(s)
@@ -108,19 +119,20 @@ class Ctx:
             self.stmt(s)
         self.flush(run)
 
-    def size(self, s):
+    def size(self, s: ir.Stmt) -> int:
         """The IR nodes in statement ``s``: worked out in one pass for a
         statement and every statement inside it, kept for the program."""
         sizes = self.prog.stmt_sizes
         found = sizes.get(id(s))
         if found is None:
-            order, stack = [], [s]
+            order: List[Tuple[Any, List[Any]]] = []
+            stack: List[Any] = [s]
             while stack:
                 node = stack.pop()
                 kids = _children(node)
                 order.append((node, kids))
                 stack.extend(kids)
-            total = {}
+            total: Dict[int, int] = {}
             for node, kids in reversed(order):
                 n = total[id(node)] = 1 + sum([total[id(c)] for c in kids])
                 if isinstance(node, _STMT_TYPES):
@@ -128,11 +140,11 @@ class Ctx:
             found = sizes[id(s)]
         return found
 
-    def flush(self, run):
+    def flush(self, run: List[ir.Stmt]) -> None:
         if run:
             self.emit(self.pure_op(run))
 
-    def pure(self, s, loops, depth):
+    def pure(self, s: ir.Stmt, loops: int, depth: int) -> bool:
         """Whether ``s`` runs straight through: only value changes, moves of
         cards, logs and skips, under if / while / repeat (with 'stop' only
         inside such a loop), and not nested too deep for generated code."""
@@ -162,7 +174,7 @@ class Ctx:
             return all(self.pure(x, loops + blocks, depth + 3) for x in s.body)
         return False
 
-    def watched(self, s):
+    def watched(self, s: ir.Assign) -> bool:
         """Whether assigning ``s`` may set off a 'whenever' (then it is an op
         of its own, which can start the reaction)."""
         name = s.target.name
@@ -172,7 +184,7 @@ class Ctx:
         is_stat = name in self.prog.pslot or name in self.prog.gslot
         return bool(trig and is_stat and not (isinstance(s.target, ir.Name) and name in self.locals))
 
-    def stmt(self, s):
+    def stmt(self, s: ir.Stmt) -> None:
         if not isinstance(s, ir.While):   # a while rolls anew before each test
             self.hoist(s)
         if isinstance(s, ir.Assign) and self.watched(s):
@@ -182,7 +194,7 @@ class Ctx:
         else:
             getattr(self, "s_" + type(s).__name__)(s)
 
-    def hoist(self, s):
+    def hoist(self, s: ir.Stmt) -> None:
         """Rolls inside a statement's expressions are made first, each into
         a local, by ops of their own (so they can wait for chance)."""
         for node in _expressions_of(s):
@@ -207,15 +219,15 @@ class Ctx:
                     work = self.temp(("roll-off", len(self.code), roll.sides))
                     self.emit(O.RollOffOp(self.where(roll), roll.sides, slot, work))
 
-    def statements_function(self, stmts):
+    def statements_function(self, stmts: Sequence[ir.Stmt]) -> Fn:
         """fn(st, fr) carrying out statements that never wait (``PureBlock``)."""
         return self.pure_op(stmts).call
 
-    def pure_op(self, stmts):
+    def pure_op(self, stmts: Sequence[ir.Stmt]) -> O.PureOp:
         return O.PureOp(self.where(stmts[0]), PureBlock(self).lines_of(stmts), self.wheres,
                         self.prog.gen_env, codegen.pure_function)
 
-    def trigger_assign(self, s):
+    def trigger_assign(self, s: ir.Assign) -> None:
         """An assignment to a stat a 'whenever' watches: an op of its own,
         which starts the reaction when its condition becomes true."""
         who = f"fr[{self.locals[s.target.obj]}]" if isinstance(s.target, ir.Attr) else f"fr[{PLAYER}]"
@@ -223,7 +235,7 @@ class Ctx:
                                   self.statements_function([s]),
                                   self.prog.trigger_conds[s.target.name]))
 
-    def assign_place(self, s):
+    def assign_place(self, s: ir.Assign) -> Tuple[str, Keeper]:
         """(Python source of the place ``s`` assigns, its keeper): the same
         places and bounds as ``assign_fn``, for generated code."""
         t, prog = s.target, self.prog
@@ -244,7 +256,7 @@ class Ctx:
         who = f"fr[{self.locals[t.obj]}]" if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
         return f"st.v[{who} * {prog.K} + {prog.pslot[t.name]}]", keep
 
-    def s_If(self, s):
+    def s_If(self, s: ir.If) -> None:
         j = self.emit(O.JumpUnless(self.where(s), self.cond_expr(s.cond)))
         self.block(s.then)
         if s.orelse:
@@ -255,7 +267,7 @@ class Ctx:
         else:
             j.target = len(self.code)
 
-    def s_Repeat(self, s):
+    def s_Repeat(self, s: ir.Repeat) -> None:
         work = self.temp(("repeat", len(self.code)))
         head = len(self.code)
         op = self.emit(O.CounterOp(self.where(s), work, self.expr(s.times)))
@@ -263,7 +275,7 @@ class Ctx:
         op.end = len(self.code)
         self._close_loop()
 
-    def s_While(self, s):
+    def s_While(self, s: ir.While) -> None:
         head = len(self.code)
         self.hoist(s)
         j = self.emit(O.JumpUnless(self.where(s), self.cond_expr(s.cond)))
@@ -271,7 +283,7 @@ class Ctx:
         j.target = len(self.code)
         self._close_loop()
 
-    def s_ChooseCard(self, s):
+    def s_ChooseCard(self, s: ir.ChooseCard) -> None:
         var = self.local(s.var, CARD)
         self.card_locals.add(s.var)
         self.card_from[s.var] = self.pile_seen(s.pile)
@@ -290,7 +302,7 @@ class Ctx:
                                   var, s.prompt or "choose a card",
                                   prefix=f"{s.prompt}: " if s.prompt else "", pile=pile))
 
-    def s_ForEachCard(self, s):
+    def s_ForEachCard(self, s: ir.ForEachCard) -> None:
         var = self.local(s.var, CARD)
         self.card_locals.add(s.var)
         self.card_from[s.var] = self.pile_seen(s.pile)
@@ -304,7 +316,7 @@ class Ctx:
         op.end = len(self.code)
         self._close_loop()
 
-    def s_ForEachPiece(self, s):
+    def s_ForEachPiece(self, s: ir.ForEachPiece) -> None:
         var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
         self.piece_scope.append((s.pieces, f"fr[{var}]"))
@@ -317,7 +329,7 @@ class Ctx:
         op.end = len(self.code)
         self._close_loop()
 
-    def s_ChoosePiece(self, s):
+    def s_ChoosePiece(self, s: ir.ChoosePiece) -> None:
         var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
         matching = self.pieces_matching(s.pieces, s.cond)
@@ -325,7 +337,7 @@ class Ctx:
         self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, i: names[i], var,
                                   s.prompt or f"choose from {s.pieces}"))
 
-    def s_ForEachPlayer(self, s):
+    def s_ForEachPlayer(self, s: ir.ForEachPlayer) -> None:
         work, saved = self.temp(("each-player", len(self.code))), self.temp(SEAT)
         var = self.local(s.var, SEAT) if s.var else None
         cond = self.cond_expr(s.cond) if s.cond is not None else None
@@ -335,26 +347,27 @@ class Ctx:
         op.end = len(self.code)
         self._close_loop()
 
-    def _loop_body(self, body, head, work, restore, loop):
+    def _loop_body(self, body: Sequence[ir.Stmt], head: int, work: List[int], restore: Optional[int],
+                   loop: Loop) -> None:
         self.loops.append(([], work, restore))
         self.block(body)
         # The jump back counts the work of the next pass.
         self.emit(O.Jump(self.where(loop), head, self.prog.work.loop_pass(loop)))
 
-    def _close_loop(self):
+    def _close_loop(self) -> None:
         breaks, _, _ = self.loops.pop()
         for b in breaks:
             b.target = len(self.code)
 
-    def s_Stop(self, s):
+    def s_Stop(self, s: ir.Stop) -> None:
         breaks, work, restore = self.loops[-1]
         breaks.append(self.emit(O.ClearOp(self.where(s), work, restore)))
 
-    def s_RollOn(self, s):
+    def s_RollOn(self, s: ir.RollOn) -> None:
         self.emit(O.CallOp(self.where(s), self.prog.table_code[s.table],
                            dynamic=id(s) in self.prog.work.dynamic))
 
-    def s_Test(self, s):
+    def s_Test(self, s: ir.Test) -> None:
         test = self.prog.rs.test
         slot = self.temp(("roll", 1, test.sides))
         self.emit(O.RollOp(self.where(s), 1, test.sides, slot,
@@ -370,22 +383,22 @@ class Ctx:
                      f"    _note_test(st, fr[{PLAYER}], {src.const(what)}, {roll}, {t}, {passed}, "
                      f"{margin})")
 
-    def pile(self, ref):
+    def pile(self, ref: ir.PileRef) -> Compiled:
         """fn(st, fr) -> the index in ``st.piles`` of the pile ``ref`` names."""
         return compiled(self.pile_src(ref), self.prog.gen_env)
 
-    def pile_src(self, ref):
+    def pile_src(self, ref: ir.PileRef) -> str:
         """Python source of the index of a pile in ``st.piles`` (``Source.pile``)."""
         return Source(self).pile(ref)
 
-    def line_op(self, node, *lines):
+    def line_op(self, node: object, *lines: str) -> O.PureOp:
         """An op doing some lines of generated Python (about ``node``)."""
         self.wheres.append(self.where(node))
         return self.emit(O.PureOp(self.where(node), [codegen.at_line(len(self.wheres) - 1,
                                                                      self.where(node)), *lines],
                                   self.wheres, self.prog.gen_env, codegen.pure_function))
 
-    def s_Draw(self, s):
+    def s_Draw(self, s: ir.Draw) -> None:
         work = self.temp(COUNT)
         src = Source(self)
         hooks = self.prog.draw_hooks.get(s.source.name, ())
@@ -409,7 +422,7 @@ class Ctx:
                                 per_card=per_card))
         op.hooks = tuple(hooks)
 
-    def s_ChooseCards(self, s):
+    def s_ChooseCards(self, s: ir.ChooseCards) -> None:
         slot = self.local(s.var, CARDS)
         self.chosen_locals.add(s.var)
         self.card_from[s.var] = self.pile_seen(s.pile)
@@ -418,8 +431,8 @@ class Ctx:
         op.fixed = isinstance(s.low, ir.Num) and isinstance(s.high, ir.Num)
         op.guard = self.prog.may_hide(s.pile)
 
-    def choices(self, choose, choices):
-        ends = []
+    def choices(self, choose: O.ChooseOneOp, choices: Sequence[ir.Choice]) -> None:
+        ends: List[O.Jump] = []
         for c in choices:
             choose.targets.append(len(self.code))
             self.block(c.body)
@@ -427,7 +440,7 @@ class Ctx:
         for j in ends:
             j.target = len(self.code)
 
-    def s_ChooseOne(self, s):
+    def s_ChooseOne(self, s: ir.ChooseOne) -> None:
         choose = self.emit(O.ChooseOneOp(self.where(s), [c.label for c in s.choices], [],
                                          s.prompt or "choose"))
         if any(c.cond is not None for c in s.choices):
@@ -435,13 +448,13 @@ class Ctx:
         self.choices(choose, s.choices)
         choose.end = len(self.code)
 
-    def s_ChooseOption(self, s):
+    def s_ChooseOption(self, s: ir.ChooseOption) -> None:
         self.emit(O.CallOp(self.where(s), self.prog.option_code[s.option],
                            dynamic=id(s) in self.prog.work.dynamic))
 
-    def s_ChooseRow(self, s):
+    def s_ChooseRow(self, s: ir.ChooseRow) -> None:
         table = self.prog.tables[s.table]
-        rows = []
+        rows: List[ir.Row] = []
         for row in table.rows:
             if row.high < s.low or row.low > s.high:
                 continue
@@ -452,7 +465,7 @@ class Ctx:
         self.emit(op)
         lo, hi = s.low, s.high
 
-        def resolve(op=op, name=s.table, lo=lo, hi=hi):
+        def resolve(op: O.ChooseRowOp = op, name: str = s.table, lo: int = lo, hi: int = hi) -> None:
             rows = [(label, max(low, lo), start) for label, low, high, start in prog.table_rows[name]
                     if high >= lo and low <= hi]
             seen = [label for label, _, _ in rows]
@@ -460,7 +473,7 @@ class Ctx:
                        for label, value, start in rows]
         prog.after_build.append(resolve)
 
-    def s_May(self, s):
+    def s_May(self, s: ir.May) -> None:
         op = self.emit(O.MayOp(self.where(s), s.prompt))
         self.block(s.body)
         if s.orelse:
@@ -471,37 +484,37 @@ class Ctx:
         else:
             op.target = len(self.code)
 
-    def s_PickPiece(self, s):
+    def s_PickPiece(self, s: ir.PickPiece) -> None:
         var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
         matching = self.pieces_matching(s.pieces, s.cond)
         self.emit(O.PickPieceOp(self.where(s), matching, self.prog.piece_names[s.pieces], var))
 
-    def s_ChooseNumber(self, s):
+    def s_ChooseNumber(self, s: ir.ChooseNumber) -> None:
         var = self.local(s.var, VALUE)
         self.emit(O.ChooseNumberOp(self.where(s), self.expr(s.low), self.expr(s.high), var,
                                    s.prompt or s.var))
 
-    def s_EndTurn(self, s):
+    def s_EndTurn(self, s: ir.EndTurn) -> None:
         self.emit(O.EndTurnOp(self.where(s)))
 
-    def s_EndGame(self, s):
+    def s_EndGame(self, s: ir.EndGame) -> None:
         self.emit(O.EndGameOp(self.where(s), s.ending))
 
     # ----------------------------------------------- who may see cards (visibility)
 
-    def pile_seen(self, ref):
+    def pile_seen(self, ref: ir.PileRef) -> List[str]:
         """[source of who may see the cards of pile ``ref``], or [] for a
         pile everyone sees."""
         if not self.prog.may_hide(ref):
             return []
         return [f"_pile_seen_by(st, {self.pile_src(ref)})"]
 
-    def seen_sources(self, e):
+    def seen_sources(self, e: ir.Expr) -> List[str]:
         """Who may see the cards expression ``e`` reads (a card local, its
         properties, chosen cards, ``count of``/``sum of`` a pile, a 'let'
         made from those): fns (st, fr) -> seen_by; [] when everyone may."""
-        out = []
+        out: List[str] = []
         for node in ir.walk(e):
             if isinstance(node, (ir.CountCards, ir.SumCards)):
                 out += self.pile_seen(node.pile)
@@ -518,13 +531,13 @@ class Ctx:
                 out.append("_NOBODY")
         return out
 
-    def let_seen(self, s):
+    def let_seen(self, s: ir.Let) -> None:
         """A 'let' made from cards is seen as they are (``seen_sources``)."""
         found = self.seen_sources(s.value)
         if found or s.name in self.card_from:
             self.card_from[s.name] = self.card_from.get(s.name, []) + found
 
-    def masked(self, part):
+    def masked(self, part: Union[ir.Name, ir.Attr]) -> str:
         """What a log placeholder reads as for those who may not see it."""
         if isinstance(part, ir.Name) and part.name in self.card_locals:
             return "a card"
@@ -532,25 +545,25 @@ class Ctx:
             return "some cards"
         return "(hidden)"
 
-    def s_Call(self, s):
+    def s_Call(self, s: ir.Call) -> None:
         op = self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule],
                                 dynamic=id(s) in self.prog.work.dynamic))
         op.args = tuple(self.expr(a) for a in s.args)
 
     # --------------------------------------------------------- expressions
 
-    def expr(self, e):
+    def expr(self, e: ir.Expr) -> Compiled:
         """fn(st, fr) -> the value of ``e``: the function of its source
         (``Source``), made when first called; ``fn.src`` is that source,
         for generated code to write it inline."""
         return compiled(Source(self).src(e), self.prog.gen_env)
 
-    def cond_expr(self, e):
+    def cond_expr(self, e: ir.Expr) -> Compiled:
         """``expr`` for a condition, where only its truth matters: 'and',
         'or' and 'not' need not make yes/no values (``Source.cond``)."""
         return compiled(Source(self).cond(e), self.prog.gen_env)
 
-    def track_table(self, e):
+    def track_table(self, e: ir.Attr) -> Optional[Tuple[int, Dict[str, Any]]]:
         """(global slot, {space: value}) when ``e`` reads a track's space data."""
         data = self.prog.track_data.get(e.obj)
         if e.obj in self.locals or data is None:
@@ -562,7 +575,7 @@ class Ctx:
                                                    for space, printed in data.items()}
         return self.prog.gslot[e.obj], table
 
-    def bind(self, node):
+    def bind(self, node: ir.Name) -> Binding:
         """What the bare name ``node`` means here: what the checker bound it
         to (``Program.resolved``); a name it did not read as a value is
         looked up in the same order (``resolve.Names.bare``)."""
@@ -577,7 +590,7 @@ class Ctx:
             raise KeyError(name)
         return bound
 
-    def pieces_matching(self, pset, cond):
+    def pieces_matching(self, pset: str, cond: Optional[ir.Expr]) -> Compiled:
         """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``."""
         source = Source(self)
         var = source.temp()
@@ -585,10 +598,10 @@ class Ctx:
                         f"{source.where(pset, var, cond)}]", self.prog.gen_env)
 
 
-_STMT_TYPES = tuple(t for t in ir.Stmt.__args__)
+_STMT_TYPES: Tuple[type, ...] = tuple(t for t in ir.Stmt.__args__)  # type: ignore[attr-defined]
 
 
-def _expressions_of(s):
+def _expressions_of(s: ir.Stmt) -> Iterator[Any]:
     """The expressions that belong to a statement itself (not to the
     statements nested in its body)."""
     for f in getattr(type(s), "__attrs_attrs__", ()):
@@ -602,8 +615,8 @@ def _expressions_of(s):
                         and not isinstance(x, _STMT_TYPES))
 
 
-def _rolls_in(e):
-    found = []
+def _rolls_in(e: Any) -> List[Union[ir.Roll, ir.RollOff, ir.Pool]]:
+    found: List[Union[ir.Roll, ir.RollOff, ir.Pool]] = []
     stack = [e]
     while stack:
         node = stack.pop()

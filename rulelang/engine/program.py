@@ -10,21 +10,22 @@ parse tree is never walked at run time.
 from __future__ import annotations
 
 import itertools
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from .. import ir, trust
 from ..errors import RulesetCheckError
-from ..limits import DEFAULT as DEFAULT_LIMITS
+from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
 from . import ops as O
 from .lower import Ctx
-from .kinds import CARD, SEAT, VALUE
+from .kinds import CARD, SEAT, VALUE, Bound, Compiled, Fn, Kind, Where
 from .ops import LOCALS, PLAYER
 from .runtime import ARITH, GENERATED_ENV, big_checker, compiled, nothing
 from .source import Source
 from .work import Work
 
 
-_PARAM_KINDS = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE}
+_PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE}
 
 
 class Program:
@@ -36,15 +37,21 @@ class Program:
 
     _frozen = False
 
-    def __setattr__(self, name, value):
+    # Set once every code is built (``compile_ruleset``, ``Work.finish``).
+    runners: List[Optional[Fn]]
+    push_cost: List[int]
+    turn_cost: int
+    idle_cost: int
+
+    def __setattr__(self, name: str, value: Any) -> None:
         if self._frozen:
             raise AttributeError(f"a compiled program is frozen: cannot set {name!r}")
         object.__setattr__(self, name, value)
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         raise AttributeError(f"a compiled program is frozen: cannot delete {name!r}")
 
-    def __init__(self, rs: ir.Ruleset, limits=None):
+    def __init__(self, rs: ir.Ruleset, limits: Optional[Limits] = None) -> None:
         # Nothing is compiled that has not passed the trust boundary.
         self.limits = limits or DEFAULT_LIMITS
         rs = self.rs = trust.admit(rs, self.limits)
@@ -60,24 +67,24 @@ class Program:
         self.gslot = {s.name: i for i, s in enumerate(self.global_stats)}
         self.stat_decl = {s.name: s for s in rs.stats}
         #: track -> space -> what that space prints ({field: value})
-        self.track_data = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
+        self.track_data: Dict[str, Dict[str, Dict[str, Any]]] = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
                                     for sp in s.spaces}
                            for s in rs.stats if s.spaces}
         #: What the checker worked out: what each bare name means where it
         #: stands (``check.resolve.Resolved``), read by ``Ctx.bind``.
         self.resolved = trust.resolution(rs, self.limits)
         self.names = self.resolved.names
-        self.consts = {}
+        self.consts: Dict[str, Any] = {}
         self._pieces(rs)
         # Cards and piles.  Every pile (decks included) gets an index; a
         # per-player pile gets a block of indexes, one per seat, placed
         # after the shared ones (so its index depends on the player count).
-        self.card_names = []
-        self.card_props = {}
-        self.deck_contents = {}
-        self.card_by_name = {}
+        self.card_names: List[str] = []
+        self.card_props: Dict[str, Dict[int, Any]] = {}
+        self.deck_contents: Dict[str, List[int]] = {}
+        self.card_by_name: Dict[str, int] = {}
         for deck in rs.decks:
-            contents = []
+            contents: List[int] = []
             for card in deck.cards:
                 cid = len(self.card_names)
                 self.card_names.append(card.name)
@@ -100,11 +107,11 @@ class Program:
         # How a card is named in move labels: its name, unless that is
         # ambiguous (the same name in two decks: "Joker (red)"; a name that
         # could be read as a list or as no card: quoted).
-        decks_of = {}
+        decks_of: Dict[str, List[str]] = {}
         for deck in rs.decks:
             for card in deck.cards:
                 decks_of.setdefault(card.name, []).append(deck.name)
-        self.card_labels = []
+        self.card_labels: List[str] = []
         for deck in rs.decks:
             for card in deck.cards:
                 label = card.name
@@ -115,69 +122,70 @@ class Program:
                 self.card_labels.append(label)
         self.refill = {d.name: d.refill_from for d in rs.decks}
         # Code.
-        self.codes = []        # list of op lists
-        self.code_names = []
-        self.nlocals = []
+        self.codes: List[List[O.Op]] = []        # list of op lists
+        self.code_names: List[str] = []
+        self.nlocals: List[int] = []
         #: per code, per local: the kinds of value it may hold (``LOCAL_KINDS``)
-        self.local_kinds = []
-        self.rule_code = {}
-        self.table_code = {}
-        self.table_rows = {}
-        self.option_code = {}
-        self.trigger_conds = {}   # stat name -> [(cond, code)]
+        self.local_kinds: List[List[Tuple[Kind, ...]]] = []
+        self.rule_code: Dict[str, int] = {}
+        self.table_code: Dict[str, int] = {}
+        self.table_rows: Dict[str, List[Tuple[str, int, int, int]]] = {}
+        self.option_code: Dict[str, int] = {}
+        self.trigger_conds: Dict[str, List[Tuple[Compiled, int]]] = {}   # stat name -> [(cond, code)]
         self.tables = {t.name: t for t in rs.tables}
         self.rules = {r.name: r for r in rs.rules}
         self.options = {o.name: o for o in rs.options}
-        self.reroll = None
-        self.reroll_src = None
-        self.turn_when = None
+        self.reroll: Optional[Tuple[Compiled, Fn]] = None
+        self.reroll_src: Optional[str] = None
+        self.turn_when: Optional[Compiled] = None
         # Generated code (``Source``, ``PureBlock``, ``codegen``): one list of
         # constants ``C`` and one counter of temporaries for the program, so
         # any generated fragment is valid inside any generated function.
-        self.gen_consts = []
+        self.gen_consts: List[Any] = []
         #: What generated code can name (``GENERATED_ENV``, the constants,
         #: and this program's check of results of ``+``).
-        self.gen_env = {**GENERATED_ENV, "C": self.gen_consts,
+        self.gen_env: Dict[str, Any] = {**GENERATED_ENV, "C": self.gen_consts,
                         "_big": big_checker(self.limits.max_dice)}
-        self.gen_temps = itertools.count(1)
+        self.gen_temps: Iterator[int] = itertools.count(1)
         #: The static work of things (``Work``); per code, the work of one run
         #: of its statements (loops counted by their passes), and then, once
         #: every code is built, what a frame of it counts when it starts.
         self.work = Work(self)
-        self.code_work = []
-        self.code_pos = []
-        self.stmt_sizes = {}   # id of a statement -> its IR nodes (``Ctx.size``)
-        self.card_tables = {}  # (property, default) -> its value for each card (``card_table``)
+        self.code_work: List[int] = []
+        self.code_pos: List[Optional[ir.Pos]] = []
+        self.stmt_sizes: Dict[int, int] = {}   # id of a statement -> its IR nodes (``Ctx.size``)
+        #: (property, default) -> its value for each card (``card_table``)
+        self.card_tables: Dict[Tuple[str, Any], List[Any]] = {}
         #: card name -> its ids (one in each deck that has it: ``cards_named``)
-        self.card_ids = {}
+        self.card_ids: Dict[str, List[int]] = {}
         for i, n in enumerate(self.card_names):
             self.card_ids.setdefault(n, []).append(i)
-        self.track_tables = {}  # (track, value) -> {space: that value}
-        self.op_functions = {}  # (code, pc) -> an op run alone (``op_function``)
-        self.code_wheres = []  # per code: the (rule, pos) its generated code names by index
+        self.track_tables: Dict[Tuple[str, str], Dict[str, Any]] = {}  # (track, value) -> {space: that value}
+        self.op_functions: Dict[Tuple[int, int], Fn] = {}  # (code, pc) -> an op run alone (``op_function``)
+        self.code_wheres: List[List[Where]] = []  # per code: the (rule, pos) its generated code names by index
         #: What can be filled in only once every code is built (a choice of a
         #: table's rows needs where the table's rows start): run by compile_ruleset.
-        self.after_build = []
+        self.after_build: List[Callable[[], None]] = []
         self._build()
 
     # ------------------------------------------------------------- building
 
-    def may_hide(self, ref) -> bool:
+    def may_hide(self, ref: ir.PileRef) -> bool:
         """Whether the pile ``ref`` names is hidden from someone (a deck, a
         hidden pile): what ``visibility.pile_seen_by`` then decides."""
         return ref.name in self.deck_names or ref.name in self.hidden_piles
 
-    def _pieces(self, rs):
+    def _pieces(self, rs: ir.Ruleset) -> None:
         """Lay out the piece sets: each piece's state values live in the
         state's globals list after the global stats, ``KS`` values a piece;
         fixed attributes are tables looked up at compile time."""
         self.piece_sets = {ps.name: ps for ps in rs.pieces}
-        self.piece_names = {}
-        self.piece_slot = {}     # set -> {state field: k}
-        self.piece_K = {}        # set -> values a piece
-        self.piece_base = {}     # set -> index of its first value in st.g
-        self.piece_attr = {}     # set -> {attribute: [value per piece]}
-        self.piece_init = []     # starting values, in st.g order after the globals
+        self.piece_names: Dict[str, List[str]] = {}
+        self.piece_slot: Dict[str, Dict[str, int]] = {}     # set -> {state field: k}
+        self.piece_K: Dict[str, int] = {}        # set -> values a piece
+        self.piece_base: Dict[str, int] = {}     # set -> index of its first value in st.g
+        self.piece_attr: Dict[str, Dict[str, List[Any]]] = {}  # set -> {attribute: [value per piece]}
+        self.piece_init: List[Any] = []     # starting values, in st.g order after the globals
         base = sum(1 for s in rs.stats if s.scope == "global")
         for ps in rs.pieces:
             self.piece_names[ps.name] = [p.name for p in ps.pieces]
@@ -185,7 +193,7 @@ class Program:
             self.piece_K[ps.name] = len(ps.state)
             self.piece_base[ps.name] = base
             base += len(ps.state) * len(ps.pieces)
-            attrs_of = {}
+            attrs_of: Dict[str, List[Any]] = {}
             for i, piece in enumerate(ps.pieces):
                 given = {prop.name: _literal(prop.value) for prop in piece.props}
                 for st in ps.state:
@@ -198,7 +206,7 @@ class Program:
                         column[i] = value
             self.piece_attr[ps.name] = attrs_of
 
-    def card_table(self, prop, default=None):
+    def card_table(self, prop: str, default: Any = None) -> List[Any]:
         """[property ``prop`` of each card, by id] (``default`` where a card
         has none), made once a property: a ruleset of many cards may ask
         about them in many places."""
@@ -210,11 +218,11 @@ class Program:
                                              for i in range(len(self.card_names))]
         return table
 
-    def cards_named(self, name):
+    def cards_named(self, name: str) -> List[int]:
         """The ids of the cards called ``name`` (one in each deck that has it)."""
         return self.card_ids.get(name, [])
 
-    def op_function(self, code_id, k):
+    def op_function(self, code_id: int, k: int) -> Fn:
         """Op ``k`` of a code run alone from its generated lines
         (``codegen.standalone``), made once."""
         fn = self.op_functions.get((code_id, k))
@@ -222,13 +230,13 @@ class Program:
             fn = self.op_functions[code_id, k] = codegen.standalone(self, code_id, k)
         return fn
 
-    def runner(self, code_id):
+    def runner(self, code_id: int) -> Fn:
         """The generated function of code ``code_id`` (``codegen``), made
         the first time the code runs."""
         fn = self.runners[code_id] = codegen.runner(self, code_id)
         return fn
 
-    def _first_seat_src(self):
+    def _first_seat_src(self) -> str:
         """Source of the seat that plays first (for the turn loop and 'for
         each player' loops): the turn's 'first', when it is a seat, else 0."""
         turn = self.rs.turn
@@ -242,7 +250,7 @@ class Program:
         t = source.temp()
         return f"({t} if type({t} := {src}) is int and 0 <= {t} < st.n else 0)"
 
-    def _new_code(self, name, work=0, pos=None):
+    def _new_code(self, name: str, work: int = 0, pos: Optional[ir.Pos] = None) -> int:
         self.codes.append([])
         self.code_names.append(name)
         self.nlocals.append(0)
@@ -252,7 +260,7 @@ class Program:
         self.code_pos.append(pos)
         return len(self.codes) - 1
 
-    def _build(self):
+    def _build(self) -> None:
         rs = self.rs
         for c in rs.consts:
             self.consts[c.name] = self.const_value(c.value)
@@ -262,7 +270,7 @@ class Program:
                 pos = c.pos or ir.Pos(1, 1)
                 raise RulesetCheckError.at(rs.filename, pos.line, pos.column,
                                            f"constant '{c.name}' is larger than {big}", rs.source)
-        self.bounds = {s.name: (None if s.min is None else self.const_value(s.min),
+        self.bounds: Dict[str, Tuple[Bound, Bound]] = {s.name: (None if s.min is None else self.const_value(s.min),
                                 None if s.max is None else self.const_value(s.max))
                        for s in rs.stats}
         self.first_seat_src = self._first_seat_src()
@@ -271,7 +279,8 @@ class Program:
         work = self.work
         self.main_code = self._new_code("the game")
         self.setup_code = self._new_code("setup", work.stmts(rs.setup))
-        self.turn_code = self._new_code("the turn", work.turn(rs.turn), rs.turn and rs.turn.pos)
+        self.turn_code = self._new_code("the turn", work.turn(rs.turn),
+                                        rs.turn and rs.turn.pos)  # type: ignore[arg-type]  # (a Turn is never false)
         for r in rs.rules:
             self.rule_code[r.name] = self._new_code(f"rule {r.name}", work.code[("rule", r.name)],
                                                     r.pos)
@@ -281,12 +290,13 @@ class Program:
         for o in rs.options:
             self.option_code[o.name] = self._new_code(f"option {o.name}",
                                                       work.code[("option", o.name)], o.pos)
-        trigger_codes = []
+        trigger_codes: List[int] = []
         for trig in rs.triggers:
             trigger_codes.append(self._new_code(f"whenever (line {trig.pos.line if trig.pos else '?'})",
                                                 work.stmts(trig.body), trig.pos))
-        self.trigger_codes = frozenset(trigger_codes)
+        self.trigger_codes: FrozenSet[int] = frozenset(trigger_codes)
         # Triggers need their conditions before any assignment is compiled.
+        cond: Optional[Compiled]    # (None for an 'on draw' rule without one)
         for trig, code in zip(rs.triggers, trigger_codes):
             ctx = Ctx(self, code, f"whenever (line {trig.pos.line if trig.pos else '?'})")
             cond = ctx.cond_expr(trig.cond)
@@ -295,8 +305,8 @@ class Program:
         # 'on draw' rules: code whose first local is the card drawn.  Every
         # draw (in any body, a reaction's or an 'on draw' rule's own) needs
         # the deck's rules, so they are all made before any body.
-        self.draw_hooks = {}      # deck name -> [(cond or None, code)]
-        hook_bodies = []
+        self.draw_hooks: Dict[str, List[Tuple[Optional[Compiled], int]]] = {}  # deck name -> [(cond or None, code)]
+        hook_bodies: List[Tuple[Ctx, Tuple[ir.Stmt, ...]]] = []
         for dt in rs.draw_triggers:
             code = self._new_code(f"on draw from {dt.deck} (line {dt.pos.line if dt.pos else '?'})",
                                   work.stmts(dt.body), dt.pos)
@@ -337,7 +347,7 @@ class Program:
             self._build_option(o)
         Ctx(self, self.setup_code, "setup").finish(rs.setup)
         main = self.codes[self.main_code]
-        where = ("the game", None)
+        where: Where = ("the game", None)
         main.append(O.CallOp(where, self.setup_code))
         if rs.turn is not None:
             tctx = Ctx(self, None, "the turn")
@@ -347,27 +357,27 @@ class Program:
             main.append(O.NextTurnOp(("the turn", rs.turn.pos)))
         else:
             main.append(O.NoTurnOp(where))
-        self.endings = [(e.name, Ctx(self, None, f"end {e.name!r}").cond_expr(e.cond))
+        self.endings: List[Tuple[str, Compiled]] = [(e.name, Ctx(self, None, f"end {e.name!r}").cond_expr(e.cond))
                         for e in rs.endings]
         # The turn loop's questions as source about a seat in a variable
         # (None where one needs a frame of its own): see codegen.
         ask = Ctx(self, None, "the turn")
-        self.endings_src = [Source(ask).src_for_player(e.cond, "_p", cond=True) for e in rs.endings]
+        self.endings_src: List[Optional[str]] = [Source(ask).src_for_player(e.cond, "_p", cond=True) for e in rs.endings]
         if rs.turn is not None:
-            self.turn_when_src = None if rs.turn.when is None else \
+            self.turn_when_src: Optional[str] = None if rs.turn.when is None else \
                 Source(ask).src_for_player(rs.turn.when, "_seat", cond=True)
         sctx = Ctx(self, None, "score")
-        self.score_items = [(sctx.expr(i.points),
+        self.score_items: List[Tuple[Compiled, Optional[Compiled]]] = [(sctx.expr(i.points),
                              sctx.cond_expr(i.cond) if i.cond is not None else None)
                             for i in rs.score]
         init = Ctx(self, None, "initial values")
-        self.player_init = [init.expr(s.initial) for s in self.player_stats]
-        self.global_init = [init.expr(s.initial) for s in self.global_stats]
-        self.turn_init = [(self.pslot[s.name], init.expr(s.initial)) for s in self.turn_stats]
-        self.turn_init_src = [Source(init).src_for_player(s.initial, "_seat")
+        self.player_init: List[Compiled] = [init.expr(s.initial) for s in self.player_stats]
+        self.global_init: List[Compiled] = [init.expr(s.initial) for s in self.global_stats]
+        self.turn_init: List[Tuple[int, Compiled]] = [(self.pslot[s.name], init.expr(s.initial)) for s in self.turn_stats]
+        self.turn_init_src: List[Optional[str]] = [Source(init).src_for_player(s.initial, "_seat")
                               for s in self.turn_stats]
 
-    def _build_turn(self, turn):
+    def _build_turn(self, turn: ir.Turn) -> None:
         ctx = Ctx(self, self.turn_code, "the turn")
         for phase in turn.phases:
             ctx.name = f"phase {phase.name}"
@@ -377,17 +387,17 @@ class Program:
             op.end = len(ctx.code)
         ctx.done()
 
-    def _build_table(self, table):
+    def _build_table(self, table: ir.Table) -> None:
         code = self.table_code[table.name]
         ctx = Ctx(self, code, f"table {table.name}")
         slot = ctx.local("$roll", ("roll", 1, table.sides))  # local 0: the roll
         assert slot == LOCALS
         ctx.emit(O.RollOp(ctx.where(table), 1, table.sides, slot, f"{table.name}"))
-        dispatch = {}
-        ends = []
+        dispatch: Dict[int, int] = {}
+        ends: List[O.Jump] = []
         dispatch_op_index = len(ctx.code)
-        ctx.emit(None)  # placeholder for the dispatch
-        starts = []
+        ctx.emit(None)  # type: ignore[type-var]  # placeholder for the dispatch
+        starts: List[Tuple[ir.Row, int]] = []
         for row in table.rows:
             start = len(ctx.code)
             starts.append((row, start))
@@ -413,7 +423,7 @@ class Program:
         self.table_rows[table.name] = [(row.label or str(row.low), row.low, row.high, start)
                                        for row, start in starts]
 
-    def _build_option(self, option):
+    def _build_option(self, option: ir.Option) -> None:
         code = self.option_code[option.name]
         ctx = Ctx(self, code, f"option {option.name}")
         choose = O.ChooseOneOp(ctx.where(option), [c.label for c in option.choices], [],
@@ -424,7 +434,7 @@ class Program:
 
     # --------------------------------------------------------------- values
 
-    def const_value(self, e):
+    def const_value(self, e: ir.Expr) -> Any:
         if isinstance(e, ir.Num):
             return e.value
         if isinstance(e, ir.Bool):
@@ -441,12 +451,13 @@ class Program:
         if isinstance(e, ir.Not):
             return not self.const_value(e.operand)
         if isinstance(e, ir.CallFn):
-            fn = {"min": min, "max": max, "abs": abs}[e.func]
+            # (mypy joins the three builtins to ``function``, which it cannot call)
+            fn: Callable[..., Any] = {"min": min, "max": max, "abs": abs}[e.func]  # type: ignore[assignment]
             return fn(*[self.const_value(a) for a in e.args])
         raise ValueError("not a constant")
 
 
-def _literal(e):
+def _literal(e: ir.Expr) -> Any:
     """The value of a literal node (number, yes/no, none, word)."""
     if isinstance(e, (ir.Num, ir.Bool)):
         return e.value
@@ -455,7 +466,7 @@ def _literal(e):
     return None
 
 
-def compile_ruleset(rs: ir.Ruleset, limits=None) -> Program:
+def compile_ruleset(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Program:
     """The program of a ruleset (admitted by ``rulelang.trust`` first if it
     is not yet: checked, and held to the IR's shape unless our parser made
     it).  ``limits.max_number`` bounds the numbers its rules work out (fixed

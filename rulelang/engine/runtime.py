@@ -6,27 +6,29 @@ from __future__ import annotations
 
 import operator
 import types
+from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
 from ..errors import RulesetRuntimeError
 from . import ops as O
+from .kinds import Bound, Compiled, Frame, Keeper, St
 from .ops import RuleFault
 from .visibility import EVERYONE, NOBODY, both, pile_seen_by
 
 
-def _too_big(big):
+def _too_big(big: int) -> RuleFault:
     return RuleFault(f"a number went past {big}, the largest a rule may work out "
                      f"(Limits.max_number)")
 
 
-def _too_many_dice(n, most):
+def _too_many_dice(n: int, most: int) -> RuleFault:
     return RuleFault(f"a pool of {n} dice is more than the limit of {most} (Limits.max_dice)")
 
 
-def keeper(lo, hi, big, dice):
+def keeper(lo: Bound, hi: Bound, big: int, dice: int) -> Keeper:
     """fn(x) -> x within [lo, hi]; past max_number it is an error, and so
     is a pool of more than ``dice`` dice.  Its ``bounds`` are the ints it
     keeps as they are."""
-    def keep(x):
+    def keep(x: Any) -> Any:
         if isinstance(x, bool) or not isinstance(x, int):
             if type(x) is tuple and len(x) > dice:
                 raise _too_many_dice(len(x), dice)
@@ -38,34 +40,35 @@ def keeper(lo, hi, big, dice):
         if not -big <= x <= big:
             raise _too_big(big)
         return x
-    keep.bounds = (-big if lo is None else max(lo, -big), big if hi is None else min(hi, big))
-    return keep
+    keep.bounds = (-big if lo is None else max(lo, -big), big if hi is None else min(hi, big))  # type: ignore[attr-defined]
+    return keep  # type: ignore[return-value]
 
 
-def _floordiv(a, b):
+def _floordiv(a: Any, b: Any) -> Any:
     if b == 0:
         return 0
     return a // b
 
 
-def _mod(a, b):
+def _mod(a: Any, b: Any) -> Any:
     if b == 0:
         return 0
     return a % b
 
 
-ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _floordiv, "%": _mod}
+ARITH: Dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _floordiv, "%": _mod}
 
 
-CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+CMP: Dict[str, Callable[[Any, Any], Any]] = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge}
 
 
-def _stub(st, fr):
-    return _build()(st, fr)     # noqa: F821 (each compiled function's globals hold its _build)
+def _stub(st: St, fr: Frame) -> Any:
+    # (each compiled function's globals hold its _build)
+    return _build()(st, fr)  # type: ignore[name-defined]  # noqa: F821
 
 
-def compiled(src, gen_env):
+def compiled(src: str, gen_env: Dict[str, Any]) -> Compiled:
     """fn(st, fr) -> the value of the expression source ``src`` (``Source``),
     turned into Python the first time it is called: most never are (each
     code's generated function has their source inline, ``fn.src``), and
@@ -74,21 +77,21 @@ def compiled(src, gen_env):
     ``gen_env`` is the program's ``Program.gen_env``."""
     env = dict(gen_env)
 
-    def build():
+    def build() -> Any:
         real = eval(compile(f"lambda st, fr: {src}", "<rulelang expression>", "eval"), env)
         fn.__code__ = real.__code__
         return real
     env["_build"] = build
     fn = types.FunctionType(_stub.__code__, env, "expression")
-    fn.src = src
-    return fn
+    fn.src = src  # type: ignore[attr-defined]
+    return fn  # type: ignore[return-value]
 
 
-def nothing(st, fr):
+def nothing(st: St, fr: Frame) -> None:
     pass
 
 
-def _big_result(r, big):
+def _big_result(r: Any, big: int) -> Any:
     """The value of an arithmetic result that is not a plain in-range int:
     two pools of dice put together pass; a number too big is an error."""
     if type(r) is tuple:
@@ -98,10 +101,10 @@ def _big_result(r, big):
     raise _too_big(big)
 
 
-def big_checker(dice):
+def big_checker(dice: int) -> Callable[[Any, int], Any]:
     """``_big_result`` for a program whose pools hold at most ``dice``
     dice (``Limits.max_dice``): two pools put together may not make more."""
-    def big_result(r, big):
+    def big_result(r: Any, big: int) -> Any:
         if type(r) is tuple and len(r) > dice:
             raise _too_many_dice(len(r), dice)
         return _big_result(r, big)
@@ -111,7 +114,8 @@ def big_checker(dice):
 # ------------------------------------------------- what generated code calls
 
 
-def _count_faces(st, faces, v, cmp):
+def _count_faces(st: St, faces: Optional[Tuple[int, ...]], v: Any,
+                 cmp: Callable[[Any, Any], Any]) -> int:
     """How many of a pool's dice meet ``cmp`` with ``v`` (none with no
     value); the dice looked at are work."""
     faces = faces or ()
@@ -121,7 +125,8 @@ def _count_faces(st, faces, v, cmp):
     return sum(1 for face in faces if cmp(face, v))
 
 
-def _spend_dice(st, faces, n, v, cmp):
+def _spend_dice(st: St, faces: Optional[Tuple[int, ...]], n: Optional[int], v: Any,
+                cmp: Callable[[Any, Any], Any]) -> Optional[Tuple[int, ...]]:
     """The pool ``faces`` without the ``n`` dice meeting ``cmp`` with ``v``
     nearest to ``v`` (the lower first); the dice looked at are work."""
     dice = faces or ()
@@ -134,13 +139,14 @@ def _spend_dice(st, faces, n, v, cmp):
     return tuple(f for i, f in enumerate(dice) if i not in gone)
 
 
-def _note_test(st, who, what, roll, target, passed, margin):
+def _note_test(st: St, who: Optional[int], what: str, roll: Any, target: Any, passed: bool,
+               margin: Any) -> None:
     st.note(who, "test", f"test of {what} ({target}): rolled {roll}, "
                          f"{'passed' if passed else 'failed'}{'' if passed else f' by {margin}'}",
             (what, roll, target, passed, margin))
 
 
-def _show(v, names):
+def _show(v: Any, names: Optional[Sequence[str]]) -> str:
     """A value as a log line shows it (``names``: of the pieces or cards
     an index stands for)."""
     if v is None:
@@ -150,18 +156,18 @@ def _show(v, names):
     return names[v] if names is not None else str(v)
 
 
-def _show_cards(cards, names):
+def _show_cards(cards: Optional[Sequence[int]], names: Sequence[str]) -> str:
     return ", ".join(names[c] for c in cards) if cards else "nothing"
 
 
-def _text(parts, most):
+def _text(parts: Iterable[str], most: int) -> str:
     """A log line from its parts, cut at ``most`` characters (``Limits.max_text``)."""
     out = "".join(parts)
     return out if len(out) <= most else out[:most] + "…"
 
 
 #: All that generated code can name (no builtins beyond these).
-GENERATED_ENV = {
+GENERATED_ENV: Dict[str, Any] = {
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import Any, Iterator, List, Optional, Tuple
 
 from .. import ir
 from ..check import resolve
 from . import codegen
+from .kinds import Lowering
 from .ops import PLAYER
 from .runtime import CMP
 
@@ -24,20 +26,20 @@ class Source:
     'where' looks at (``Ctx.card_scope``, ``Ctx.piece_scope``: a local of
     the frame, ``fr[i]``, which may hold none, or a loop's variable)."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx: Lowering) -> None:
         self.ctx = ctx
-        self.consts = ctx.prog.gen_consts
-        self.temps = ctx.prog.gen_temps
-        self.player = f"fr[{PLAYER}]"   # the player in scope (a loop's variable in a question)
+        self.consts: List[Any] = ctx.prog.gen_consts
+        self.temps: Iterator[int] = ctx.prog.gen_temps
+        self.player: str = f"fr[{PLAYER}]"   # the player in scope (a loop's variable in a question)
 
-    def const(self, value):
+    def const(self, value: Any) -> str:
         self.consts.append(value)
         return f"C[{len(self.consts) - 1}]"
 
-    def temp(self):
+    def temp(self) -> str:
         return f"_t{next(self.temps)}"
 
-    def src_for_player(self, e, var, cond=False):
+    def src_for_player(self, e: ir.Expr, var: str, cond: bool = False) -> Optional[str]:
         """Source of ``e`` asked about the player in Python variable ``var``
         (where there is no frame of a rule), or None if it needs one.  With
         ``cond``, only its truth matters (``cond``)."""
@@ -45,13 +47,13 @@ class Source:
         out = self.cond(e) if cond else self.src(e)
         return None if re.search(r"\bfr\b", out) else out
 
-    def src(self, e):
+    def src(self, e: ir.Expr) -> str:
         ctx = self.ctx
         if id(e) in ctx.hoisted:        # a roll, made by an op of its own
             return f"fr[{ctx.hoisted[id(e)]}]"
         return getattr(self, "s_" + type(e).__name__)(e)
 
-    def cond(self, e):
+    def cond(self, e: ir.Expr) -> str:
         """Source of ``e`` where only its truth matters (an ``if`` or a
         ``while``): 'and' / 'or' need not make a yes/no of their parts."""
         if isinstance(e, ir.BinOp) and e.op in ("and", "or") and id(e) not in self.ctx.hoisted:
@@ -61,10 +63,10 @@ class Source:
         return self.src(e)
 
     @staticmethod
-    def number(v):
+    def number(v: object) -> Optional[str]:
         return repr(v) if type(v) in (int, bool) else None
 
-    def pile(self, ref):
+    def pile(self, ref: ir.PileRef) -> str:
         """Source of the index in ``st.piles`` of the pile ``ref`` names (a
         player's own pile: the player in scope's, or its owner's)."""
         prog = self.ctx.prog
@@ -75,12 +77,12 @@ class Source:
         return f"(st.nshared + {j} * st.n + {owner})" if j else f"(st.nshared + {owner})"
 
     @staticmethod
-    def _or_none(at, x):
+    def _or_none(at: str, x: str) -> str:
         """``at`` (which reads the thing in ``x``), or none when ``x``, a
         local, holds none (a loop's variable always holds a thing)."""
         return f"(None if {x} is None else {at})" if x.startswith("fr[") else at
 
-    def piece_field(self, pset, x, field):
+    def piece_field(self, pset: str, x: str, field: str) -> str:
         """A field (state value or fixed attribute) of the piece whose index
         is the value of source ``x``."""
         prog = self.ctx.prog
@@ -90,11 +92,11 @@ class Source:
         table = prog.piece_attr[pset].get(field)
         return "None" if table is None else self._or_none(f"{self.const(table)}[{x}]", x)
 
-    def card_field(self, x, prop):
+    def card_field(self, x: str, prop: str) -> str:
         """Property ``prop`` of the card whose id is the value of source ``x``."""
         return self._or_none(f"{self.const(self.ctx.prog.card_table(prop))}[{x}]", x)
 
-    def where(self, pset, var, cond):
+    def where(self, pset: str, var: str, cond: Optional[ir.Expr]) -> str:
         """`` if COND`` about the piece of ``pset`` in Python variable
         ``var`` (nothing when there is no condition)."""
         if cond is None:
@@ -107,24 +109,24 @@ class Source:
 
     # ------------------------------------------------------------ nodes
 
-    def s_Num(self, e):
+    def s_Num(self, e: ir.Num) -> str:
         return self.number(e.value) or self.const(e.value)
 
-    def s_Bool(self, e):
+    def s_Bool(self, e: ir.Bool) -> str:
         return repr(bool(e.value))
 
-    def s_NoneLit(self, e):
+    def s_NoneLit(self, e: ir.NoneLit) -> str:
         return "None"
 
-    def s_NoDice(self, e):
+    def s_NoDice(self, e: ir.NoDice) -> str:
         return "()"
 
-    def s_Roll(self, e):
+    def s_Roll(self, e: ir.Roll) -> str:
         raise KeyError("dice are rolled by an op of their own (Ctx.hoist)")
 
     s_Pool = s_RollOff = s_Roll
 
-    def s_Name(self, e):
+    def s_Name(self, e: ir.Name) -> str:
         ctx, prog, name = self.ctx, self.ctx.prog, e.name
         bound = ctx.bind(e)
         kind = bound.kind
@@ -143,7 +145,7 @@ class Source:
             return self.number(v) or self.const(v)
         return self.const(name)         # a word
 
-    def s_Attr(self, e):
+    def s_Attr(self, e: ir.Attr) -> str:
         ctx, prog = self.ctx, self.ctx.prog
         track = ctx.track_table(e)
         if track is not None:
@@ -155,7 +157,7 @@ class Source:
             return self.piece_field(ctx.piece_locals[e.obj], x, e.name)
         return f"st.v[{x} * {prog.K} + {prog.pslot[e.name]}]"
 
-    def s_BinOp(self, e):
+    def s_BinOp(self, e: ir.BinOp) -> str:
         a, b = self.src(e.left), self.src(e.right)
         if e.op in ("and", "or"):
             return f"(bool({a}) {codegen.operator(e.op)} bool({b}))"
@@ -166,7 +168,7 @@ class Source:
         return f"({t} if type({t} := {a} {codegen.operator(e.op)} {b}) is int and -{big} <= {t} <= {big} " \
                f"else _big({t}, {big}))"
 
-    def s_Compare(self, e):
+    def s_Compare(self, e: ir.Compare) -> str:
         a, b = self.src(e.left), self.src(e.right)
         op = codegen.operator(e.op)
         if op in ("==", "!="):
@@ -185,55 +187,55 @@ class Source:
         x, y = self.temp(), self.temp()
         return f"(({x} := {a}) is not None and ({y} := {b}) is not None and {x} {op} {y})"
 
-    def s_Not(self, e):
+    def s_Not(self, e: ir.Not) -> str:
         return f"(not {self.src(e.operand)})"
 
-    def s_Neg(self, e):
+    def s_Neg(self, e: ir.Neg) -> str:
         return f"(-{self.src(e.operand)})"
 
-    def s_IfExpr(self, e):
+    def s_IfExpr(self, e: ir.IfExpr) -> str:
         return f"({self.src(e.then)} if {self.cond(e.cond)} else {self.src(e.orelse)})"
 
-    def s_CallFn(self, e):
+    def s_CallFn(self, e: ir.CallFn) -> str:
         return f"{codegen.function(e.func)}({', '.join(self.src(a) for a in e.args)})"
 
-    def s_ThisPlayer(self, e):
+    def s_ThisPlayer(self, e: ir.ThisPlayer) -> str:
         return self.player
 
-    def s_Round(self, e):
+    def s_Round(self, e: ir.Round) -> str:
         return "st.round"
 
-    def s_TestResult(self, e):
+    def s_TestResult(self, e: ir.TestResult) -> str:
         if e.what == "passed":
             return "(st.test is not None and st.test[0])"
         if e.what == "failed":
             return "(st.test is not None and not st.test[0])"
         return "(st.test[1] if st.test is not None else 0)"
 
-    def s_PoolCount(self, e):
+    def s_PoolCount(self, e: ir.PoolCount) -> str:
         """How many dice of a pool meet a comparison (the dice looked at
         are work: ``_count_faces``)."""
         faces = f"fr[{self.ctx.locals[e.pool]}]"
         return f"_count_faces(st, {faces}, {self.src(e.value)}, {self.const(CMP[e.op])})"
 
-    def s_CountCards(self, e):
+    def s_CountCards(self, e: ir.CountCards) -> str:
         same = self.ctx.prog.cards_named(e.card)
         pile = f"st.piles[{self.pile(e.pile)}]"
         if len(same) == 1:
             return f"{pile}.count({same[0]})"
         return f"sum([1 for {(c := self.temp())} in {pile} if {c} in {self.const(frozenset(same))}])"
 
-    def s_PileSize(self, e):
+    def s_PileSize(self, e: ir.PileSize) -> str:
         ctx = self.ctx
         if e.pile.name in ctx.locals and e.pile.owner is None:     # chosen cards
             return f"len(fr[{ctx.locals[e.pile.name]}] or ())"
         return f"len(st.piles[{self.pile(e.pile)}])"
 
-    def s_SumCards(self, e):
+    def s_SumCards(self, e: ir.SumCards) -> str:
         value_of = self.const(self.ctx.prog.card_table(e.prop, 0).__getitem__)
         return f"sum(map({value_of}, st.piles[{self.pile(e.pile)}]))"
 
-    def looking_at_players(self, e, node):
+    def looking_at_players(self, e: ir.Expr, node: Optional[ir.Expr]) -> Tuple[str, str]:
         """(seat variable, source of ``node`` with that seat in scope)."""
         var = self.temp()
         saved, self.player = self.player, var
@@ -243,7 +245,7 @@ class Source:
             self.player = saved
         return var, body
 
-    def player_column(self, node):
+    def player_column(self, node: Optional[ir.Expr]) -> Optional[str]:
         """Source of the list of every player's value of a stat, when
         ``node`` is just the name of a player's stat (read from the
         players' values in one slice, no loop), else None."""
@@ -253,7 +255,7 @@ class Source:
             return None
         return f"st.v[{prog.pslot[node.name]}::{prog.K}]"
 
-    def s_PlayerQuery(self, e):
+    def s_PlayerQuery(self, e: ir.PlayerQuery) -> str:
         """``count / no / any [other] players where …`` as one loop (or, for
         ``where STAT is VALUE``, one count in the stat's column)."""
         c = e.cond
@@ -274,7 +276,7 @@ class Source:
         hit = f"any([True {loop}])"
         return f"(not {hit})" if e.quantifier == "none" else hit
 
-    def s_Extreme(self, e):
+    def s_Extreme(self, e: ir.Extreme) -> str:
         """``highest / lowest X among [other] players`` (0 with nobody)."""
         column = self.player_column(e.value)
         if column is not None and not e.other:
@@ -285,7 +287,7 @@ class Source:
         pick = "max" if e.which == "highest" else "min"
         return f"{pick}([{value} for {var} in range(st.n){other}] or (0,))"
 
-    def s_PieceQuery(self, e):
+    def s_PieceQuery(self, e: ir.PieceQuery) -> str:
         """``count / any of / none of workers where …`` as one loop over the
         pieces."""
         n = len(self.ctx.prog.piece_names[e.pieces])
@@ -298,7 +300,7 @@ class Source:
         found = f"any([True for {var} in range({n}){where}])"
         return f"(not {found})" if e.quantifier == "none" else found
 
-    def s_PieceExtreme(self, e):
+    def s_PieceExtreme(self, e: ir.PieceExtreme) -> str:
         """``highest / lowest X among workers [where …]`` (none with no
         piece, or none with a value)."""
         n = len(self.ctx.prog.piece_names[e.pieces])
@@ -314,7 +316,7 @@ class Source:
                f"or (None,))"
 
 
-def _never_none(e):
+def _never_none(e: ir.Expr) -> bool:
     """Whether expression ``e`` always has a value (a number, or an error
     when it cannot be worked out), so a comparison need not test it."""
     if isinstance(e, (ir.Num, ir.Round, ir.PileSize, ir.CountCards, ir.SumCards)):

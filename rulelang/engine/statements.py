@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any, List, Optional, Sequence, Union
+
 from .. import ir
 from . import codegen
 from . import ops as O
-from .kinds import CARD, SEAT, VALUE
+from .kinds import CARD, SEAT, VALUE, Lowering
 from .ops import PLAYER
 from .runtime import CMP
 from .source import Source
@@ -20,19 +22,19 @@ class PureBlock:
     its place (``codegen.at_line``), from which a fault is named.  The lines
     become part of the code's generated function (``codegen``)."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx: Lowering) -> None:
         self.ctx = ctx
         self.source = Source(ctx)
-        self.lines = []
+        self.lines: List[str] = []
 
-    def lines_of(self, stmts):
+    def lines_of(self, stmts: Sequence[ir.Stmt]) -> List[str]:
         self.block(stmts, 0)
         return self.lines
 
-    def line(self, depth, text):
+    def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
 
-    def count_step(self, depth, loop):
+    def count_step(self, depth: int, loop: ir.Stmt) -> None:
         """Every pass of every loop counts its work against
         ``Limits.max_steps`` (``Work.loop_pass``), as the ops' loops do, so
         an endless loop still stops."""
@@ -40,19 +42,19 @@ class PureBlock:
         self.line(depth, "if st.steps > _lim:")
         self.line(depth + 1, f"raise RuleFault({self.source.const(_RUNAWAY)} % _lim)")
 
-    def block(self, stmts, depth):
+    def block(self, stmts: Sequence[ir.Stmt], depth: int) -> None:
         if not stmts:
             self.line(depth, "pass")
         for s in stmts:
             self.stmt(s, depth)
 
-    def mark(self, s, depth):
+    def mark(self, s: ir.Stmt, depth: int) -> None:
         """The comment naming the place of statement ``s``."""
         wheres = self.ctx.wheres
         self.line(depth, codegen.at_line(len(wheres), self.ctx.where(s)))
         wheres.append(self.ctx.where(s))
 
-    def stmt(self, s, depth):
+    def stmt(self, s: ir.Stmt, depth: int) -> None:
         self.mark(s, depth)
         src = self.source.src
         cond = self.source.cond
@@ -122,18 +124,18 @@ class PureBlock:
         else:
             getattr(self, type(s).__name__.lower())(s, depth)
 
-    def spend(self, s, depth):
+    def spend(self, s: ir.Spend, depth: int) -> None:
         """``spend N dice OP V from POOL``: the fitting dice nearest V go."""
         faces, src = f"fr[{self.ctx.locals[s.pool]}]", self.source
         self.line(depth, f"{faces} = _spend_dice(st, {faces}, {src.src(s.count)}, "
                          f"{src.src(s.value)}, {src.const(CMP[s.op])})")
 
-    def skip(self, s, depth):
+    def skip(self, s: ir.Skip, depth: int) -> None:
         name = self.source.const(s.phase)
         self.line(depth, f"if {name} not in st.skips:")     # each phase once: skips do not pile up
         self.line(depth + 1, f"st.skips = st.skips + ({name},)")
 
-    def movecard(self, s, depth):
+    def movecard(self, s: ir.MoveCard, depth: int) -> None:
         """``move CARD from A to B``: one card of that name (any deck's)."""
         ctx, src = self.ctx, self.source
         a, c = src.temp(), src.temp()
@@ -147,7 +149,7 @@ class PureBlock:
         self.line(depth, "else:")
         self.line(depth + 1, f"raise RuleFault({src.const(f'card {name} is not in {s.source.name}')})")
 
-    def log(self, s, depth):
+    def log(self, s: ir.Log, depth: int) -> None:
         """A log line: its placeholders filled in (``shown``).  A part that
         shows cards (or what was made from them) is read in full only by
         those who may see those cards; the rest read it masked."""
@@ -177,7 +179,7 @@ class PureBlock:
         self.line(depth + 1, "else:")
         self.line(depth + 2, f"{note}{t}, None, _text(({', '.join(masked)},), {most}), {w})")
 
-    def shown(self, part):
+    def shown(self, part: Union[ir.Name, ir.Attr]) -> str:
         """Source of the text of one placeholder of a log line: pieces and
         cards by name, yes/no, none, numbers and words as they are."""
         ctx, src = self.ctx, self.source
@@ -192,7 +194,7 @@ class PureBlock:
         return f"_show({value}, None)"
 
 
-    def move_cards(self, s, depth):
+    def move_cards(self, s: ir.MoveCards, depth: int) -> None:
         """``move CARDS from A to B``: the cards a local holds (one card, or
         a tuple of them); a card not in A is an error naming it."""
         ctx, src = self.ctx, self.source
@@ -215,7 +217,8 @@ class PureBlock:
         self.line(depth + 2, f"raise RuleFault({missing} % {names}[{c}]) from None")
         self.line(depth + 1, f"{b}.append({c})")
 
-    def each(self, head, scope, item, s, depth):
+    def each(self, head: str, scope: List[Any], item: Any,
+             s: Union[ir.ForEachPiece, ir.ForEachCard], depth: int) -> None:
         """A 'for each' over pieces or cards (``head``, the Python loop, sets
         the loop's local): the thing looked at is in scope (``item`` on
         ``scope``) for the 'where', not for the body."""
@@ -228,13 +231,13 @@ class PureBlock:
         self.count_step(depth + 1, s)
         self.block(s.body, depth + 1)
 
-    def loop_test(self, cond, depth):
+    def loop_test(self, cond: Optional[ir.Expr], depth: int) -> None:
         """Skip a 'for each' pass whose thing does not meet ``cond``."""
         if cond is not None:
             self.line(depth, f"if not {self.source.cond(cond)}:")
             self.line(depth + 1, "continue")
 
-    def each_player(self, s, depth):
+    def each_player(self, s: ir.ForEachPlayer, depth: int) -> None:
         """``for each [other] player [as p] [where …]``, seats in turn order
         from the first seat as the loop starts; without ``as``, each player
         is the player in scope in the body, and the one before comes back

@@ -34,15 +34,20 @@ cards from several places.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
+
+from .kinds import St
+
+#: Who may see a thing: ``EVERYONE``, a tuple of seats, or ``NOBODY``.
+SeenBy = Optional[Tuple[int, ...]]
 
 #: ``seen_by`` of what everyone may see.
 EVERYONE = None
 #: ``seen_by`` of what nobody may see (a deck's cards, a shared hidden pile's).
-NOBODY = ()
+NOBODY: Tuple[int, ...] = ()
 
 
-def check_seat(st, seat) -> None:
+def check_seat(st: St, seat: Any) -> None:
     """Refuse anything that is not a seat of this game or None (a
     spectator): ``ValueError`` (bools and numbers of other types too)."""
     if seat is None:
@@ -52,12 +57,12 @@ def check_seat(st, seat) -> None:
                          f"number from 0 to {st.n - 1}, or None for a spectator")
 
 
-def sees(seen_by, seat) -> bool:
+def sees(seen_by: SeenBy, seat: Optional[int]) -> bool:
     """Whether ``seat`` (None: a spectator) may see what ``seen_by`` covers."""
     return seen_by is None or (seat is not None and seat in seen_by)
 
 
-def both(a, b):
+def both(a: SeenBy, b: SeenBy) -> SeenBy:
     """Who may see two things at once (a line naming both)."""
     if a is None:
         return b
@@ -66,7 +71,7 @@ def both(a, b):
     return tuple(s for s in a if s in b)
 
 
-def either(a, b):
+def either(a: SeenBy, b: SeenBy) -> SeenBy:
     """Who may see one thing or the other (``a`` united with ``b``)."""
     if a is None or b is None:
         return None
@@ -75,14 +80,14 @@ def either(a, b):
     return tuple(sorted(set(a) | set(b)))
 
 
-def pile_seen_by(st, index):
+def pile_seen_by(st: St, index: int) -> SeenBy:
     """Who may see the cards of the pile at ``index`` in ``st.piles``: its
     owner for a hidden per-player pile, nobody for a deck or a shared
     hidden pile, everyone for any other pile."""
     return seen_by_pile(st)[index]
 
 
-def seen_by_pile(st) -> list:
+def seen_by_pile(st: St) -> List[SeenBy]:
     """``pile_seen_by`` of every pile, by index (made once per program and
     player count)."""
     prog = st.prog
@@ -90,14 +95,14 @@ def seen_by_pile(st) -> list:
         return prog._seen_by_pile[st.n]
     except (AttributeError, KeyError):
         pass
-    table = [NOBODY if secret else EVERYONE for secret in prog.shared_secret]
+    table: List[SeenBy] = [NOBODY if secret else EVERYONE for secret in prog.shared_secret]
     for hidden in prog.player_hidden:
         table += [(owner,) if hidden else EVERYONE for owner in range(st.n)]
     prog.__dict__.setdefault("_seen_by_pile", {})[st.n] = table
     return table
 
 
-def pile_name(st, index) -> str:
+def pile_name(st: St, index: int) -> str:
     """A pile as a person names it: ``discard``, ``hand of P1``."""
     prog = st.prog
     if index < st.nshared:
@@ -111,15 +116,15 @@ class Sight:
 
     __slots__ = ("st", "seat")
 
-    def __init__(self, st, seat):
+    def __init__(self, st: St, seat: Optional[int]) -> None:
         check_seat(st, seat)
         self.st = st
         self.seat = seat
 
-    def sees(self, seen_by) -> bool:
+    def sees(self, seen_by: SeenBy) -> bool:
         return sees(seen_by, self.seat)
 
-    def entry(self, e):
+    def entry(self, e: Any) -> Any:
         """Log entry ``e`` as this seat may read it (``LogEntry.for_seat``)."""
         return e.for_seat(self.seat)
 
@@ -134,7 +139,7 @@ class Sight:
             return []
         return st.legal_moves()
 
-    def refusal(self, move) -> Optional[str]:
+    def refusal(self, move: Any) -> Optional[str]:
         """Why this seat may not make a move now (None: it may try; the
         move itself is checked as any move is).  The reason names only
         public facts: whose turn it is, or that the game is over."""

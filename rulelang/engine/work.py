@@ -7,9 +7,18 @@ happens, by the ops and by the generated code alike."""
 
 from __future__ import annotations
 
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+
 from .. import ir
 from ..errors import RulesetCheckError
 from . import ops as O
+from .kinds import Prog
+
+#: A rule, table or option: ("rule" | "table" | "option", its name).
+CodeKey = Tuple[str, str]
+
+#: A loop: what ``loop_pass`` counts a pass of.
+Loop = Union[ir.While, ir.Repeat, ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard]
 
 
 class Work:
@@ -39,17 +48,17 @@ class Work:
     #: be called at all (a rule called on one side of an 'if').
     INLINE = 1000
 
-    def __init__(self, prog):
+    def __init__(self, prog: Prog) -> None:
         rs = prog.rs
         self.prog = prog
         self.players = max(rs.max_players, 1)
         self.cards = sum(c.count for d in rs.decks for c in d.cards)
         self.pieces = {ps.name: len(ps.pieces) for ps in rs.pieces}
-        self.memo = {}
+        self.memo: Dict[int, int] = {}
         self.reroll = 0
         self.reroll = self.expr(rs.reroll.cond) if rs.reroll is not None else 0
         #: stat name -> the 'whenever' questions a change of it asks (each twice)
-        self.watch = {}
+        self.watch: Dict[str, int] = {}
         for trig in rs.triggers:
             asked = 2 * self.expr(trig.cond)
             for name in ir.names_in(trig.cond):
@@ -57,20 +66,20 @@ class Work:
         turn = rs.turn
         self.first = self.expr(turn.first) if turn is not None else 0
         #: ("rule" | "table" | "option", name) -> the work of one run of it
-        self.code = {}
+        self.code: Dict[CodeKey, int] = {}
         #: ids of the calls that count their callee's work as it starts
-        self.dynamic = set()
+        self.dynamic: Set[int] = set()
         self.calls()
 
     # ------------------------------------------------------------ calls
 
-    def calls(self):
+    def calls(self) -> None:
         """``code`` for every rule, table and option, callees first; the
         calls within a group of codes that can call each other (found as
         strongly connected components, Tarjan's way, without recursion)
         go in ``dynamic``."""
         rs = self.prog.rs
-        bodies = {}
+        bodies: Dict[CodeKey, List[Tuple[ir.Stmt, ...]]] = {}
         for r in rs.rules:
             bodies[("rule", r.name)] = [r.body]
         for t in rs.tables:
@@ -80,7 +89,11 @@ class Work:
         calls = {key: [(id(s), callee) for body in parts for s in _statements(body)
                        if (callee := _callee(s)) in bodies]
                  for key, parts in bodies.items()}
-        index, low, on_stack, stack, n = {}, {}, set(), [], 0
+        index: Dict[CodeKey, int] = {}
+        low: Dict[CodeKey, int] = {}
+        on_stack: Set[CodeKey] = set()
+        stack: List[CodeKey] = []
+        n = 0
         for root in bodies:
             if root in index:
                 continue
@@ -129,7 +142,7 @@ class Work:
 
     # ------------------------------------------------------------ values
 
-    def expr(self, e):
+    def expr(self, e: Optional[ir.Expr]) -> int:
         if e is None:
             return 0
         w = self.memo.get(id(e))
@@ -137,7 +150,7 @@ class Work:
             w = self.memo[id(e)] = min(self._expr(e), self.CAP)
         return w
 
-    def _expr(self, e):
+    def _expr(self, e: Any) -> int:     # (an ir.Expr: its type is tested, which mypy does not narrow by)
         t, expr = type(e), self.expr
         if t is ir.Roll:                # its dice, its log entry, the reroll question
             return 1 + O.LOG + e.count * O.DIE + self.reroll
@@ -159,16 +172,16 @@ class Work:
 
     # ------------------------------------------------------------ statements
 
-    def stmts(self, stmts):
+    def stmts(self, stmts: Sequence[ir.Stmt]) -> int:
         return min(sum(self.stmt(s) for s in stmts), self.CAP)
 
-    def stmt(self, s):
+    def stmt(self, s: ir.Stmt) -> int:
         w = self.memo.get(id(s))
         if w is None:
             w = self.memo[id(s)] = min(self._stmt(s), self.CAP)
         return w
 
-    def _stmt(self, s):
+    def _stmt(self, s: Any) -> int:     # (an ir.Stmt: as _expr's)
         t, expr, stmts = type(s), self.expr, self.stmts
         if t is ir.Assign:
             return 1 + expr(s.value) + self.watch.get(s.target.name, 0)
@@ -213,33 +226,33 @@ class Work:
             w += O.LOG
         return w
 
-    def choices(self, choices):
+    def choices(self, choices: Sequence[ir.Choice]) -> int:
         return max((self.stmts(c.body) for c in choices), default=0)
 
-    def per_card(self, deck):
+    def per_card(self, deck: str) -> int:
         """The work of each card drawn from ``deck``: the card (and its log
         entry), and the questions of the deck's 'on draw' rules about it."""
         return O.CARD + sum(self.expr(dt.cond) for dt in self.prog.rs.draw_triggers
                             if dt.deck == deck)
 
-    def loop_pass(self, s):
+    def loop_pass(self, s: Loop) -> int:
         """One more pass of loop ``s``: its body, and a while's question."""
         head = self.expr(s.cond) if isinstance(s, ir.While) else 0
         return min(1 + head + self.stmts(s.body), self.CAP)
 
-    def table(self, t):
+    def table(self, t: ir.Table) -> int:
         """A roll on table ``t``: the die, finding the row, the row (and
         their log entries)."""
         return 3 + 2 * O.LOG + O.DIE + self.reroll + \
             max((2 + self.stmts(row.body) for row in t.rows), default=0)
 
-    def turn(self, turn):
+    def turn(self, turn: Optional[ir.Turn]) -> int:
         """The phases of a turn (each logged)."""
         return 0 if turn is None else sum(1 + O.LOG + self.stmts(ph.body) for ph in turn.phases)
 
     # ------------------------------------------------------------ the program
 
-    def finish(self):
+    def finish(self) -> None:
         """Once every code is built: what a frame of each code counts when
         it starts (``push_cost``: its statements and its locals), what a
         turn counts (its frame, the end conditions asked before it and at a
@@ -257,7 +270,7 @@ class Work:
         self.memo = {}
         self.values()
 
-    def values(self):
+    def values(self) -> None:
         prog, rs, lim = self.prog, self.prog.rs, self.prog.limits
         per_player, players = prog.K, rs.max_players
         fixed = len(prog.global_stats) + len(prog.piece_init)
@@ -277,7 +290,7 @@ class Work:
             rs.source)
 
 
-def _statements(body):
+def _statements(body: Sequence[ir.Stmt]) -> Iterator[ir.Stmt]:
     """Every statement in ``body``, those nested in its statements too."""
     stack = list(reversed(body))
     while stack:
@@ -294,10 +307,10 @@ def _statements(body):
 
 
 #: IR node type -> its fields that hold nodes (or tuples of them)
-_NODE_FIELDS = {}
+_NODE_FIELDS: Dict[type, Tuple[str, ...]] = {}
 
 
-def _children(node):
+def _children(node: object) -> List[Any]:
     """``ir.children(node)`` as a list, faster: the fields worth looking
     at are found once a node type."""
     t = type(node)
@@ -305,7 +318,7 @@ def _children(node):
     if fields is None:
         fields = _NODE_FIELDS[t] = tuple(f.name for f in getattr(t, "__attrs_attrs__", ())
                                          if f.name != "pos")
-    out = []
+    out: List[Any] = []
     for name in fields:
         v = getattr(node, name)
         if isinstance(v, tuple):
@@ -315,7 +328,7 @@ def _children(node):
     return out
 
 
-def _callee(node):
+def _callee(node: Any) -> Optional[CodeKey]:
     """The code a statement calls at once: ("rule" | "table" | "option", name), or None."""
     t = type(node)
     if t is ir.Call:

@@ -8,7 +8,10 @@ cheaply and exactly.
 
 from __future__ import annotations
 
-from ...errors import RulesetRuntimeError
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from ...errors import RulesetError, RulesetRuntimeError
+from ..kinds import Fn, Frame, St, Where
 
 # Frame layout.
 CODE, PC, PLAYER, LOCALS = 0, 1, 2, 3
@@ -17,6 +20,10 @@ CODE, PC, PLAYER, LOCALS = 0, 1, 2, 3
 WAIT_NONE, WAIT_CHANCE, WAIT_DECISION = 0, 1, 2
 
 M64 = (1 << 64) - 1
+
+#: The moves legal at an op that waits: (label, probability or None for a
+#: decision, the value its ``resume`` takes).
+Moves = List[Tuple[str, Any, Any]]
 
 RUNAWAY = ("the rules ran %d steps without reaching a decision (an endless loop? "
            "Limits.max_steps bounds the work between two moves)")
@@ -61,14 +68,14 @@ TURN = 100          # a turn
 FEW_IDLE = 100
 
 
-def spend(st, work):
+def spend(st: St, work: int) -> None:
     """Count ``work`` (a whole number, at least 0); past the limit, stop."""
     st.steps += work
     if st.steps > st.limits.max_steps:
         raise RuleFault(RUNAWAY % st.limits.max_steps)
 
 
-def draw_work(n, cards, per_card):
+def draw_work(n: int, cards: int, per_card: int) -> int:
     """The work of drawing ``n`` cards from a pile of ``cards`` cards: each
     draw takes ``per_card`` (the card, and the 'on draw' questions about
     it) and finds the card's first copy in the pile (a scan, counted an
@@ -82,7 +89,7 @@ def draw_work(n, cards, per_card):
 LOG_CHARACTERS = 100
 
 
-def logged(st, entry):
+def logged(st: St, entry: Any) -> Tuple[Any, Any, int]:
     """The log's new last node with ``entry``: (entry, the node before,
     the log's size: its entries, each counting one more for every
     LOG_CHARACTERS characters).  Past ``Limits.max_log_entries``, stop."""
@@ -101,12 +108,13 @@ def logged(st, entry):
     return (entry, tail, n)
 
 
-def take_cards(a, b, cards, missing, names):
+def take_cards(a: List[int], b: List[int], cards: Sequence[int], missing: str,
+               names: Sequence[str]) -> None:
     """Move ``cards`` (card ids, in order) from pile ``a`` to the end of
     pile ``b``, each from its first place in ``a``, as one ``a.remove`` a
     card would, but in one pass over ``a``.  A card ``a`` does not hold is a
     ``RuleFault`` (``missing % its name``), for the first such card."""
-    need = {}
+    need: Dict[int, int] = {}
     for c in cards:
         need[c] = need.get(c, 0) + 1
     have = dict.fromkeys(need, 0)
@@ -117,7 +125,7 @@ def take_cards(a, b, cards, missing, names):
         have[c] -= 1
         if have[c] < 0:
             raise RuleFault(missing % names[c])
-    kept = []
+    kept: List[int] = []
     for c in a:
         left = need.get(c)
         if left:
@@ -139,12 +147,12 @@ ONE_BY_ONE = 8
 FEW_CARDS = 64
 
 
-def roll_label(value):
+def roll_label(value: object) -> str:
     """The label of the chance move for a die result (explicit mode)."""
     return f"roll {value}"
 
 
-def draw_label(st, card):
+def draw_label(st: St, card: int) -> str:
     """The label of the chance move for drawing ``card`` (explicit mode)."""
     return f"draw {st.prog.card_labels[card]}"
 
@@ -153,7 +161,7 @@ def draw_label(st, card):
 GAMMA, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
 
-def rand_below(st, n):
+def rand_below(st: St, n: int) -> int:
     """A uniform integer in [0, n) from the state's counter-based generator
     (splitmix64), so the generator's whole state is one integer."""
     r = st.rng + 1
@@ -170,21 +178,26 @@ class Op:
     __slots__ = ("where",)
     waits = False
 
-    def __init__(self, where):
+    if TYPE_CHECKING:
+        # What an op that can wait has (the others never wait for a move).
+        def moves(self, st: St, fr: Frame) -> Moves: ...
+
+    def __init__(self, where: Where) -> None:
         self.where = where  # (rule name, ir.Pos) for error messages
 
-    def choices(self, st, fr):
+    def choices(self, st: St, fr: Frame) -> List[Any]:
         """The values of the moves legal here, without their labels (for
         ``Game.playouts``); in the order of ``moves``."""
         return [value for _, _, value in self.moves(st, fr)]
 
-    def move_list(self, st, fr, player, make):
+    def move_list(self, st: St, fr: Frame, player: Optional[int],
+                  make: Callable[[Any, Optional[int]], Any]) -> Any:
         """The moves legal here as objects: ``make(moves, player)`` of what
         ``moves`` lists (``State.legal_moves``).  An op whose choices repeat
         keeps them: the objects are never changed."""
         return make(self.moves(st, fr), player)
 
-    def error(self, st, message):
+    def error(self, st: St, message: str) -> RulesetError:
         """A runtime error that names this op's rule, file and line."""
         rule, pos = self.where
         prog = st.prog
@@ -199,7 +212,7 @@ class Policy:
 
     __slots__ = ("seed", "rng")
 
-    def __init__(self, seed):
+    def __init__(self, seed: int) -> None:
         self.seed = (seed * 0xD1B54A32D192ED03 + 0x8BB84B93962EACC9) & M64
         self.rng = 0
 
@@ -208,7 +221,7 @@ class PureFault(Exception):
     """Raised by generated code (``codegen``): the place ``(rule, pos)`` of
     the statement or op that failed, and the error."""
 
-    def __init__(self, where, error):
+    def __init__(self, where: Where, error: Exception) -> None:
         super().__init__(where, error)
         self.where, self.error = where, error
 
@@ -223,21 +236,23 @@ class PureOp(Op):
     (``codegen``).  Run on its own, it is made into a function first."""
 
     __slots__ = ("lines", "wheres", "env", "make", "fn")
+    fn: Optional[Fn]
 
-    def __init__(self, where, lines, wheres, env, make):
+    def __init__(self, where: Where, lines: List[str], wheres: List[Where], env: Dict[str, Any],
+                 make: Callable[[PureOp], Fn]) -> None:
         super().__init__(where)
         # ``env``: what the lines can name (``program.Program.gen_env``);
         # ``make``: what turns the op into its function (``codegen.pure_function``).
         self.lines, self.wheres, self.env, self.make, self.fn = lines, wheres, env, make, None
 
-    def call(self, st, fr):
+    def call(self, st: St, fr: Frame) -> None:
         """Carry out the statements (for an op that holds them: a reroll's
         cost, an assignment a 'whenever' watches)."""
         if self.fn is None:
             self.fn = self.make(self)
         self.fn(st, fr)
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if self.fn is None:
             self.fn = self.make(self)
         try:
@@ -247,12 +262,12 @@ class PureOp(Op):
         fr[PC] += 1
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Any, k: int) -> bool:
         r.emit(r.D, *self.lines)
         return True
 
 
-def fault(st, op, e):
+def fault(st: St, op: Op, e: BaseException) -> RulesetError:
     """The ``RulesetRuntimeError`` for exception ``e`` raised inside ``op``:
     it names the rule, the file and the line."""
     if isinstance(e, RuleFault):

@@ -4,6 +4,9 @@ loop (the machine's ``run`` of each, and its generated code, ``emit``)."""
 from __future__ import annotations
 
 import functools
+from typing import List, Optional, Sequence, Tuple
+
+from ..kinds import Compiled, Fn, Frame, St, Where, Writer
 
 from .base import CODE, FEW_IDLE, LOCALS, PC, PLAYER, Op, spend
 
@@ -14,18 +17,18 @@ class Jump(Op):
 
     __slots__ = ("target", "cost")
 
-    def __init__(self, where, target=None, cost=0):
+    def __init__(self, where: Where, target: Optional[int] = None, cost: int = 0) -> None:
         super().__init__(where)
         self.target = target
         self.cost = cost
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if self.cost:
             spend(st, self.cost)
         fr[PC] = self.target
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         r.jump(r.D, k, self.target, max(self.cost, 1), self)
         return True
 
@@ -33,19 +36,19 @@ class Jump(Op):
 class JumpUnless(Op):
     __slots__ = ("cond", "target")
 
-    def __init__(self, where, cond, target=None):
+    def __init__(self, where: Where, cond: Compiled, target: Optional[int] = None) -> None:
         super().__init__(where)
         self.cond = cond
         self.target = target
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if self.cond(st, fr):
             fr[PC] += 1
         else:
             fr[PC] = self.target
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         cond = r.value(self.cond)
         r.emit(r.D, r.at(self), f"if {cond}:", f"    pc = {k + 1}", "else:")
         r.jump(r.D + 1, k, self.target)
@@ -57,16 +60,16 @@ class DispatchOp(Op):
 
     __slots__ = ("targets", "end")
 
-    def __init__(self, where, targets, end):
+    def __init__(self, where: Where, targets: List[int], end: int) -> None:
         super().__init__(where)
         self.targets, self.end = targets, end
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         v = fr[LOCALS]
         fr[PC] = self.targets[v] if 0 <= v < len(self.targets) else self.end
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         r.emit(r.D, f"_v = fr[{LOCALS}]",
                f"pc = {r.const(self.targets)}[_v] if 0 <= _v < {len(self.targets)} else {self.end}")
         if min(self.targets + [self.end]) <= k:
@@ -79,7 +82,8 @@ class CallOp(Op):
 
     __slots__ = ("code", "nlocals", "start", "args", "dynamic")
 
-    def __init__(self, where, code, nlocals=0, start=0, args=(), dynamic=True):
+    def __init__(self, where: Where, code: int, nlocals: int = 0, start: int = 0,
+                 args: Tuple[Compiled, ...] = (), dynamic: bool = True) -> None:
         super().__init__(where)
         self.code = code
         self.nlocals = nlocals
@@ -90,7 +94,7 @@ class CallOp(Op):
         #: caller's (``work.Work``).
         self.dynamic = dynamic
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if self.dynamic:
             spend(st, st.prog.push_cost[self.code])
         frame = [self.code, self.start, fr[PLAYER]] + [None] * st.prog.nlocals[self.code]
@@ -100,7 +104,7 @@ class CallOp(Op):
         st.push(frame)
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         prog = r.prog
         frame = ", ".join([str(self.code), str(self.start), f"fr[{PLAYER}]"] +
                           ["None"] * prog.nlocals[self.code])
@@ -125,13 +129,14 @@ class TriggerAssign(Op):
 
     __slots__ = ("player", "assign", "triggers")
 
-    def __init__(self, where, player, assign, triggers):
+    def __init__(self, where: Where, player: Compiled, assign: Fn,
+                 triggers: Sequence[Tuple[Compiled, int]]) -> None:
         super().__init__(where)
         self.player = player      # fn(st, fr) -> seat whose stat changes
         self.assign = assign      # fn(st, fr) -> None
         self.triggers = triggers  # [(cond(st, fr), code_id)]
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         p = self.player(st, fr)
         probe = [None, 0, p]
         before = [cond(st, probe) for cond, _ in self.triggers]
@@ -153,11 +158,12 @@ class ForEachCardOp(Op):
 
     __slots__ = ("work", "var", "pile", "cond", "end")
 
-    def __init__(self, where, work, var, pile, cond, end=None):
+    def __init__(self, where: Where, work: int, var: int, pile: Compiled, cond: Optional[Compiled],
+                 end: Optional[int] = None) -> None:
         super().__init__(where)
         self.work, self.var, self.pile, self.cond, self.end = work, var, pile, cond, end
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         work = fr[self.work]
         cards, i = work if work is not None else (tuple(st.piles[self.pile(st, fr)]), 0)
         while i < len(cards):
@@ -171,7 +177,7 @@ class ForEachCardOp(Op):
         fr[PC] = self.end
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         """One step of a 'for each' over the cards of a pile (``ops.ForEachCardOp``)."""
         r.emit(r.D, r.at(self), f"_w = fr[{self.work}]",
                f"_cards, _i = (tuple(st.piles[{r.value(self.pile)}]), 0) if _w is None else _w",
@@ -189,11 +195,12 @@ class ForEachPieceOp(Op):
 
     __slots__ = ("work", "var", "n", "cond", "end")
 
-    def __init__(self, where, work, var, n, cond, end=None):
+    def __init__(self, where: Where, work: int, var: int, n: int, cond: Optional[Compiled],
+                 end: Optional[int] = None) -> None:
         super().__init__(where)
         self.work, self.var, self.n, self.cond, self.end = work, var, n, cond, end
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         i = fr[self.work] or 0
         while i < self.n:
             fr[self.var] = i
@@ -206,7 +213,7 @@ class ForEachPieceOp(Op):
         fr[PC] = self.end
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         """One step of a 'for each' over pieces (``ops.ForEachPieceOp``)."""
         r.emit(r.D, r.at(self), f"_i = fr[{self.work}] or 0", f"while _i < {r.number(self.n)}:",
                f"    fr[{self.var}] = _i", "    _i += 1", f"    if {r.cond(self.cond)}:",
@@ -223,12 +230,13 @@ class ForEachOp(Op):
 
     __slots__ = ("work", "saved", "var", "other", "cond", "end")
 
-    def __init__(self, where, work, saved, var, other, cond, end=None):
+    def __init__(self, where: Where, work: int, saved: int, var: Optional[int], other: bool,
+                 cond: Optional[Compiled], end: Optional[int] = None) -> None:
         super().__init__(where)
         self.work, self.saved, self.var, self.other, self.cond, self.end = \
             work, saved, var, other, cond, end
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         work = fr[self.work]
         if work is None:
             i, first = 0, st.prog.first_seat(st, fr)
@@ -263,11 +271,11 @@ class CounterOp(Op):
 
     __slots__ = ("work", "times", "end")
 
-    def __init__(self, where, work, times, end=None):
+    def __init__(self, where: Where, work: int, times: Compiled, end: Optional[int] = None) -> None:
         super().__init__(where)
         self.work, self.times, self.end = work, times, end
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         left = fr[self.work]
         if left is None:
             left = self.times(st, fr)
@@ -279,7 +287,7 @@ class CounterOp(Op):
         fr[PC] += 1
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         """One step of a 'repeat N times' (``ops.CounterOp``)."""
         r.emit(r.D, r.at(self), f"_w = fr[{self.work}]", "if _w is None:",
                f"    _w = {r.value(self.times)}", "if _w <= 0:", f"    fr[{self.work}] = None",
@@ -292,11 +300,12 @@ class ClearOp(Op):
 
     __slots__ = ("slots", "restore", "target")
 
-    def __init__(self, where, slots, restore, target=None):
+    def __init__(self, where: Where, slots: List[int], restore: Optional[int],
+                 target: Optional[int] = None) -> None:
         super().__init__(where)
         self.slots, self.restore, self.target = slots, restore, target
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if self.restore is not None:
             fr[PLAYER] = fr[self.restore]
         for s in self.slots:
@@ -304,7 +313,7 @@ class ClearOp(Op):
         fr[PC] = self.target
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         """'stop' in a loop that waits (``ops.ClearOp``)."""
         if self.restore is not None:
             r.emit(r.D, f"fr[{PLAYER}] = fr[{self.restore}]")
@@ -318,7 +327,7 @@ class EndTurnOp(Op):
     """End the turn.  In a ``whenever`` running for a player who is not the
     one taking the turn, only that ``whenever`` ends."""
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if st.turn_player is None:
             raise self.error(st, "'end turn' was reached outside a turn (during setup)")
         if fr[PLAYER] != st.turn_player:
@@ -335,11 +344,11 @@ class EndTurnOp(Op):
 class EndGameOp(Op):
     __slots__ = ("ending",)
 
-    def __init__(self, where, ending):
+    def __init__(self, where: Where, ending: str) -> None:
         super().__init__(where)
         self.ending = ending
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         st.finish(self.ending)
         return False
 
@@ -349,11 +358,11 @@ class PhaseOp(Op):
 
     __slots__ = ("name", "end")
 
-    def __init__(self, where, name, end=None):
+    def __init__(self, where: Where, name: str, end: Optional[int] = None) -> None:
         super().__init__(where)
         self.name, self.end = name, end
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if self.name in st.skips:
             if st.logging:
                 st.note(fr[PLAYER], "skip", f"skips the {self.name} phase", self.name)
@@ -364,7 +373,7 @@ class PhaseOp(Op):
             fr[PC] += 1
         return True
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         name = r.const(self.name)
         skip, phase = r.const(f"skips the {self.name} phase"), r.const(f"{self.name} phase")
         r.emit(r.D, f"if {name} in st.skips:",
@@ -372,13 +381,13 @@ class PhaseOp(Op):
                f"    pc = {self.end}", "else:",
                "    if st.logging:", f"        st.note(fr[{PLAYER}], 'phase', {phase}, {name})",
                f"    pc = {k + 1}")
-        if self.end <= k:
+        if self.end <= k:  # type: ignore[operator]  # (set once the phase's ops are built)
             r.emit(r.D, f"if pc <= {k}:")
             r.back(r.D + 1)
         return True
 
 
-def _endings(r, depth):
+def _endings(r: Writer, depth: int) -> None:
     """The endings, in order: the first that holds ends the game (asked
     about the player whose turn it is, or the first seat before any)."""
     prog = r.prog
@@ -395,16 +404,16 @@ class NextTurnOp(Op):
     op run alone (op by op) runs the same lines as a function of their own
     (``codegen.standalone``)."""
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         return st.prog.op_function(fr[CODE], fr[PC])(st, fr)
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         """The endings, the next seat whose turn it is (passing over those
         the turn's 'when' refuses), its per-turn values, and the turn's frame."""
         prog, d = r.prog, r.D
         endings = functools.partial(_endings, r)
 
-        def first(depth):
+        def first(depth: int) -> None:
             r.emit(depth, f"_first = {prog.first_seat_src}")
 
         r.emit(d, r.at(self))
@@ -450,10 +459,10 @@ class NoTurnOp(Op):
     """A ruleset with no turn: the game ends after setup (by an ending that
     holds, or as 'setup complete')."""
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         return st.prog.op_function(fr[CODE], fr[PC])(st, fr)
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         _endings(r, r.D)
         r.emit(r.D, f"st.finish({r.const('setup complete')})", "return False")
         return True
