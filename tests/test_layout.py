@@ -17,6 +17,12 @@ def module_name(path):
     return ".".join(parts)
 
 
+def is_module(name):
+    """Whether ``name`` is a module or a package of rulelang (not a name in one)."""
+    path = PACKAGE.parent / name.replace(".", "/")
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
 def imports_of(path):
     """The rulelang modules ``path`` imports (package __init__s that only
     re-export are followed through, as Python runs them)."""
@@ -35,7 +41,7 @@ def imports_of(path):
                 continue
             for alias in node.names:
                 sub = f"{target}.{alias.name}"
-                out.add(sub if (PACKAGE.parent / (sub.replace(".", "/") + ".py")).exists() else target)
+                out.add(sub if is_module(sub) else target)
         elif isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name.startswith("rulelang"))
     out.discard(name)
