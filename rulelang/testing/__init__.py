@@ -97,7 +97,7 @@ from ..engine.oracle import op_by_op
 from .audit import EngineAudit
 from .conformance import check_ruleset, declared_max_moves
 from .golden import golden_log
-from .report import DEFAULT_MAX_MOVES, Failure, Report
+from .report import DEFAULT_MAX_MOVES, Failure, Report  # noqa: F401  (DEFAULT_MAX_MOVES: as before)
 
 __all__ = ["EngineAudit", "Failure", "Report", "check_ruleset", "declared_max_moves", "golden_log",
            "op_by_op"]
