@@ -33,6 +33,7 @@ import rulelang
 from rulelang import CHANCE, Limits, SaveError
 from rulelang.engine import ops as O
 from rulelang.engine import saves
+from rulelang.engine.saves import checks, quick, shapes
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PATHS = sorted((ROOT / "rulesets").glob("*.rules")) + sorted((ROOT / "tests" / "conformance").glob("*.rules"))
@@ -561,15 +562,44 @@ def _garbled(st, rng, count=40):
         yield "text garbled", False, st.game, "".join(chars)
 
 
+def quick_verdict(game, text):
+    """What restore's quick test (``saves.quick``) says of the document in
+    ``text``: None when restore does not ask it (not a document of the
+    format), True or False; and "lenient" when it passes a document that
+    the full checks of the shape, the values and the piles refuse (it may
+    only be stricter than they are)."""
+    try:
+        doc = saves.read(text, game.limits)
+    except SaveError:
+        return None
+    if type(doc) is not dict or doc.get("format") != saves.FORMAT:
+        return None
+    spec = saves.spec_of(game)
+    if not quick.quick_of(spec, game.limits)(doc):
+        return False
+    try:
+        saves.STATE.check(doc, (), shapes._Context(game.limits))
+        checks._check_values(spec, doc, doc["players"])
+        checks._check_piles(spec, doc, doc["players"])
+    except SaveError:
+        return "lenient"
+    return True
+
+
 def run_corpus(names=None, seed=0):
     """{class: [tried, refused, accepted]}, [clearly invalid tried, refused],
-    and the first clearly invalid edits that were not refused (of the
-    rulesets ``names``; all when None)."""
+    the first clearly invalid edits that were not refused (of the rulesets
+    ``names``; all when None), and the first faults of the quick test: a
+    tampered save it passed that the full checks refuse, a genuine save it
+    did not pass."""
     rng = random.Random(seed)
     counts = {}
     clear_counts = [0, 0]
     missed = []
+    quick_faults = []
     for name, chance, st, every in _bases(names):
+        if quick_verdict(st.game, st.to_json()) is not True and len(quick_faults) < 5:
+            quick_faults.append(("a genuine save not passed", name, chance, st.to_json()[:300]))
         cases = [(cls, clear, st.game, text_of(d)) for cls, clear, d in tampered(name, chance, st, rng, every)
                  if d is not None]
         if every:
@@ -580,6 +610,8 @@ def run_corpus(names=None, seed=0):
             c[0] += 1
             if clear:
                 clear_counts[0] += 1
+            if quick_verdict(game, text) == "lenient" and len(quick_faults) < 5:
+                quick_faults.append((cls, name, chance, text[:300]))
             try:
                 restored = game.restore(text)
             except SaveError:
@@ -591,7 +623,7 @@ def run_corpus(names=None, seed=0):
             if clear and len(missed) < 5:
                 missed.append((cls, name, chance, text[:300]))
             plays_on(restored, seed=c[0])
-    return counts, clear_counts, missed
+    return counts, clear_counts, missed, quick_faults
 
 
 def format_counts(counts, clear_counts):
@@ -609,10 +641,12 @@ def format_counts(counts, clear_counts):
 def test_corpus_of_tampered_saves(name):
     """Every tampered save of the ruleset's real saves is refused with
     SaveError or restores to a state that plays; every clearly invalid one
-    is refused.  (All rulesets' counts together: python tests/test_saves.py.)"""
-    counts, clear_counts, missed = run_corpus([name])
+    is refused; restore's quick test passes none that the full checks
+    refuse, and passes the genuine saves.  (All rulesets' counts together: python tests/test_saves.py.)"""
+    counts, clear_counts, missed, quick_faults = run_corpus([name])
     print(f"\n{name}:\n" + format_counts(counts, clear_counts))
     assert not missed, missed
+    assert not quick_faults, quick_faults
     assert clear_counts[0] == clear_counts[1] > 500
     assert sum(c[0] for c in counts.values()) > 1000
 

@@ -23,6 +23,7 @@ M64 = (1 << 64) - 1
 
 #: The endings the engine itself gives (besides a ruleset's own).
 ENGINE_ENDINGS = ("no more turns", "setup complete")
+_INT, _STR = {int}, {str}
 
 _ROOT = pathlib.Path(__file__).resolve().parent.parent.parent.parent
 SCHEMA_PATHS = {"state": _ROOT / "schema" / "state.schema.json",
@@ -151,7 +152,7 @@ class Int(Shape):
 
     def all_ok(self, items, start, cx):
         rest = items[start:] if start else items
-        return not rest or (all(type(x) is int for x in rest) and
+        return not rest or (set(map(type, rest)) <= _INT and
                             (self.lo is None or min(rest) >= self.lo) and
                             (self.hi is None or max(rest) <= self.hi))
 
@@ -159,6 +160,7 @@ class Int(Shape):
 class Str(Shape):
     def __init__(self, pattern=None, what="a string"):
         self.pattern = pattern
+        self.match = re.compile(pattern).fullmatch if pattern else None
         self.what = what
 
     def schema(self):
@@ -172,13 +174,13 @@ class Str(Shape):
 
     def ok(self, x, cx):
         return type(x) is str and len(x) <= cx.max_text and \
-            (not self.pattern or re.fullmatch(self.pattern, x) is not None)
+            (not self.pattern or self.match(x) is not None)
 
     def all_ok(self, items, start, cx):
         rest = items[start:] if start else items
         if self.pattern:
             return super().all_ok(items, start, cx)
-        return all(type(x) is str for x in rest) and (not rest or max(map(len, rest)) <= cx.max_text)
+        return not rest or (set(map(type, rest)) <= _STR and max(map(len, rest)) <= cx.max_text)
 
     def check(self, x, parts, cx):
         if not isinstance(x, str):
@@ -186,7 +188,7 @@ class Str(Shape):
         if len(x) > cx.max_text:
             raise _err(parts, f"a string of {len(x)} characters is longer than the limit of "
                               f"{cx.max_text} (Limits.max_text)")
-        if self.pattern and not re.fullmatch(self.pattern, x):
+        if self.pattern and not self.match(x):
             self.refuse(x, parts)
 
 
@@ -225,6 +227,9 @@ class Enum(Shape):
     def __init__(self, values, what=None):
         self.values = tuple(values)
         self.what = what or "one of " + ", ".join(json.dumps(v) for v in self.values)
+        # (type, value): so that true is not 1, nor 1 true.
+        self._types = frozenset(type(v) for v in self.values)
+        self._pairs = frozenset((type(v), v) for v in self.values)
 
     def schema(self):
         if len(self.values) == 1:
@@ -235,10 +240,11 @@ class Enum(Shape):
         return any(type(x) is type(v) for v in self.values)
 
     def ok(self, x, cx):
-        return any(type(x) is type(v) and x == v for v in self.values)
+        t = type(x)
+        return t in self._types and (t, x) in self._pairs
 
     def check(self, x, parts, cx):
-        if not any(type(x) is type(v) and x == v for v in self.values):
+        if not self.ok(x, cx):
             self.refuse(x, parts)
 
 
