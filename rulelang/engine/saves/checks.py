@@ -14,7 +14,7 @@ from ...errors import RulesetRuntimeError, SaveError
 from .. import ops as O
 from ..ops import LOCALS, PLAYER as PLAYER_SLOT, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, RuleFault
 from .shapes import ENGINE_ENDINGS, _err, _what
-from .spec import _WORK, CHANCE_OPS, DECISION_OPS
+from .spec import CHANCE_OPS, DECISION_OPS
 
 
 def _check_values(spec, doc, n):
@@ -140,20 +140,16 @@ def _check_frame(spec, doc, i, fr, n, top_wait):
     if len(fr) != want:
         raise _err(parts, f"a frame of {name} has {want} items ([code, pc, player] and "
                           f"{want - LOCALS} locals), not {len(fr)}")
-    kinds_of = prog.local_kinds[code]
-    for s in range(LOCALS, want):
+    for s, kinds, work, plain, test in spec.locals_of(code):
         x = fr[s]
-        kinds = kinds_of[s - LOCALS] if s - LOCALS < len(kinds_of) else (("value",),)
-        work = [k for k in kinds if k[0] in _WORK]
         if work:
             reasons = [_work(spec, code, k, x, pc, top_wait, n) for k in work]
             if any(r is None for r in reasons):
                 continue
-            plain = [k for k in kinds if k[0] not in _WORK]
             if plain and any(spec.fits(k, x, n) for k in plain):
                 continue
             raise _err(parts + (s,), reasons[0])
-        if not spec.predicate(kinds)(x, n):
+        if not test(x, n):
             raise _err(parts + (s,), f"local {s - LOCALS} of {name} holds "
                                      f"{spec.describe(kinds, n)}, not {_what(x)}")
 
@@ -161,14 +157,7 @@ def _check_frame(spec, doc, i, fr, n, top_wait):
 def _player_loops(spec, fr, n):
     """(the frame's player before its 'for each player' loops changed it,
     or the reason it is wrong)."""
-    ops = spec.prog.codes[fr[0]]
-    active = []
-    for kinds in spec.prog.local_kinds[fr[0]]:
-        for k in kinds:
-            if k[0] == "each-player":
-                op = ops[k[1]]
-                if op.var is None and fr[op.work] is not None:
-                    active.append((k[1], op))
+    active = [(pc, op) for pc, op in spec.player_loops(fr[0]) if fr[op.work] is not None]
     if not active:
         return fr[PLAYER_SLOT], None
     active.sort(key=lambda a: a[0])

@@ -12,6 +12,7 @@ from typing import Dict
 from ... import ir
 from ...check import ANY, BOOL, CARD, CARDS, NUM, PLAYER, POOL, TEXT, Checker
 from .. import ops as O
+from ..ops import LOCALS
 
 
 class _Typed(Checker):
@@ -96,6 +97,36 @@ class Spec:
         self.calls = [self._calls(c, code) for c, code in enumerate(prog.codes)]
         self.v_tests = [self.predicate(kinds) for kinds, _, _ in self.v_slots]
         self.g_tests = [self.predicate(kinds) for kinds, _, _ in self.g_slots]
+        self._locals: Dict[int, list] = {}
+        self._player_loops: Dict[int, list] = {}
+
+    def locals_of(self, code):
+        """[(slot, its kinds, the loop or op work among them, the others,
+        the test of its kinds)] for the locals of a frame of ``code``
+        (worked out once per code)."""
+        found = self._locals.get(code)
+        if found is None:
+            kinds_of = self.prog.local_kinds[code]
+            found = []
+            for s in range(LOCALS, LOCALS + self.prog.nlocals[code]):
+                kinds = kinds_of[s - LOCALS] if s - LOCALS < len(kinds_of) else (("value",),)
+                work = [k for k in kinds if k[0] in _WORK]
+                plain = [k for k in kinds if k[0] not in _WORK]
+                found.append((s, kinds, work, plain, self.predicate(kinds)))
+            self._locals[code] = found
+        return found
+
+    def player_loops(self, code):
+        """[(pc, op)] of the 'for each player' loops of ``code`` that move
+        the frame's player (no variable of their own), in the order of the
+        locals."""
+        found = self._player_loops.get(code)
+        if found is None:
+            ops = self.prog.codes[code]
+            found = [(k[1], ops[k[1]]) for kinds in self.prog.local_kinds[code] for k in kinds
+                     if k[0] == "each-player" and ops[k[1]].var is None]
+            self._player_loops[code] = found
+        return found
 
     # ------------------------------------------------------------ values
 
