@@ -7,7 +7,6 @@ and the logs must be the same at every step."""
 from __future__ import annotations
 
 import json
-import pathlib
 import random
 
 import pytest
@@ -15,16 +14,15 @@ import pytest
 import rulelang
 from rulelang import CHANCE
 from rulelang.testing import op_by_op
+from helpers import RULESETS, shipped
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 GAMES = 12
 
 
 @pytest.mark.parametrize("chance", ["sample", "explicit"])
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.name)
 def test_generated_code_plays_as_the_ops(path, chance):
-    generated = rulelang.load(path)
+    generated = shipped(path.name)
     reference = op_by_op(generated)
     assert reference.prog.runners[0] is not generated.prog.runners[0]
     steps = 0

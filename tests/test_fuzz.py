@@ -30,7 +30,6 @@ on the next run; ``--hypothesis-seed=N`` repeats a run exactly.
 from __future__ import annotations
 
 import os
-import pathlib
 import random
 import re
 import signal
@@ -46,9 +45,8 @@ from rulelang.check import reserved_words
 from rulelang.syntax import parser
 from rulelang.testing import EngineAudit
 from test_data import strategy as ir_strategy
+from helpers import ROOT, RULESETS
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 #: The real rulesets, and the small ones that use what they do not.
 SOURCES = [p.read_text(encoding="utf-8")
            for p in RULESETS + sorted((ROOT / "tests" / "conformance").glob("*.rules"))]

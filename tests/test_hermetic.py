@@ -7,15 +7,13 @@ tests show the watch works and cover the public API end to end."""
 from __future__ import annotations
 
 import ast
-import pathlib
 import random
 
 import rulelang
 from rulelang.testing import EngineAudit
+from helpers import ROOT, RULESETS
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "rulelang"
-RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 
 #: Modules no part of the engine may import: clocks, randomness outside
 #: the state, the network, processes, threads.

@@ -21,7 +21,6 @@ import copy
 import json
 import multiprocessing
 import os
-import pathlib
 import pickle
 import random
 import sys
@@ -34,12 +33,12 @@ from rulelang import CHANCE, Limits, SaveError
 from rulelang.engine import ops as O
 from rulelang.engine import saves
 from rulelang.engine.saves import checks, quick, shapes
+from helpers import ROOT, shipped
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 PATHS = sorted((ROOT / "rulesets").glob("*.rules")) + sorted((ROOT / "tests" / "conformance").glob("*.rules"))
 IDS = [p.name for p in PATHS]
 LONG = bool(os.environ.get("RULELANG_LONG"))
-GAMES = {p.name: rulelang.load(p) for p in PATHS}
+GAMES = {p.name: shipped(p.name) for p in PATHS}
 KEY = b"the server's secret"
 
 
