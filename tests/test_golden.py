@@ -17,7 +17,6 @@ import os
 
 import pytest
 
-import rulelang
 from rulelang.testing import golden_log
 from helpers import ROOT, RULESETS, shipped
 
@@ -58,8 +57,8 @@ def test_no_golden_file_without_a_ruleset():
     assert not orphans, f"golden files without a ruleset: {orphans}"
 
 
-def test_golden_log_is_deterministic_and_complete():
-    game = rulelang.load(ROOT / "rulesets" / "northpole.rules")
+def test_golden_log_is_deterministic_and_complete(northpole):
+    game = northpole
     a = golden_log(game, 2, 5)
     assert a == golden_log(game, 2, 5)
     assert a != golden_log(game, 2, 6)
