@@ -5,6 +5,8 @@ the rest are nearly done and leaves the other cores idle."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from helpers import shipped
@@ -54,3 +56,11 @@ SLOW_FIRST = (
 def pytest_collection_modifyitems(config, items):
     rank = {nodeid: i for i, nodeid in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid, len(rank)))
+
+
+def pytest_collection_finish(session):
+    """What the collection made (the test modules, their games, Hypothesis'
+    strategies) lives until the end of the run: the garbage collector need
+    not walk it again at every full collection (about half its time)."""
+    gc.collect()
+    gc.freeze()
