@@ -115,10 +115,11 @@ def play_a_little(game, seed, moves=60):
             assert e.line >= 1 and e.column >= 1, e.format()
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="session", autouse=True)
 def warm_engine():
     """Everything the engine imports or reads on first use happens before
-    the audit starts (the grammar file, Lark's error machinery)."""
+    the audit starts (the grammar file, Lark's error machinery): once per
+    test process, however its tests of this file are ordered."""
     for text in ['game "W"\n', "game 1", 'game "W"\nrule r { x = }', 'game "W"\nrule r { y }',
                  'game "W"\n#' + "(" * 300, 'game "W"\nper player { x 0 }\nturn { phase p { while yes { x += 1 } } }']:
         try:
