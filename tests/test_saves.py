@@ -561,16 +561,18 @@ def _garbled(st, rng, count=40):
         yield "text garbled", False, st.game, "".join(chars)
 
 
-def quick_verdict(game, text):
+def quick_verdict(game, text, doc=None):
     """What restore's quick test (``saves.quick``) says of the document in
-    ``text``: None when restore does not ask it (not a document of the
-    format), True or False; and "lenient" when it passes a document that
-    the full checks of the shape, the values and the piles refuse (it may
-    only be stricter than they are)."""
-    try:
-        doc = saves.read(text, game.limits)
-    except SaveError:
-        return None
+    ``text`` (or of ``doc``, the data it was written from): None when
+    restore does not ask it (not a document of the format), True or False;
+    and "lenient" when it passes a document that the full checks of the
+    shape, the values and the piles refuse (it may only be stricter than
+    they are)."""
+    if doc is None:
+        try:
+            doc = saves.read(text, game.limits)
+        except SaveError:
+            return None
     if type(doc) is not dict or doc.get("format") != saves.FORMAT:
         return None
     spec = saves.spec_of(game)
@@ -599,17 +601,17 @@ def run_corpus(names=None, seed=0):
     for name, chance, st, every in _bases(names):
         if quick_verdict(st.game, st.to_json()) is not True and len(quick_faults) < 5:
             quick_faults.append(("a genuine save not passed", name, chance, st.to_json()[:300]))
-        cases = [(cls, clear, st.game, text_of(d)) for cls, clear, d in tampered(name, chance, st, rng, every)
-                 if d is not None]
+        cases = [(cls, clear, st.game, text_of(d), d)
+                 for cls, clear, d in tampered(name, chance, st, rng, every) if d is not None]
         if every:
-            cases += list(_foreign(name, chance, st))
-            cases += list(_garbled(st, rng))
-        for cls, clear, game, text in cases:
+            cases += [case + (None,) for case in _foreign(name, chance, st)]
+            cases += [case + (None,) for case in _garbled(st, rng)]
+        for cls, clear, game, text, doc in cases:
             c = counts.setdefault(cls, [0, 0, 0])
             c[0] += 1
             if clear:
                 clear_counts[0] += 1
-            if quick_verdict(game, text) == "lenient" and len(quick_faults) < 5:
+            if quick_verdict(game, text, doc) == "lenient" and len(quick_faults) < 5:
                 quick_faults.append((cls, name, chance, text[:300]))
             try:
                 restored = game.restore(text)
