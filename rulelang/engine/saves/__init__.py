@@ -21,8 +21,10 @@ calls), and finally probes the state it built.  Anything wrong raises
 
 The package: ``shapes`` (the formats and their schema), ``document``
 (reading a document within bounds, its head, the MAC), ``spec`` (what a
-state of one game may hold), ``checks`` (a state held to that), and here
-``restore``, ``replay`` and the state a checked document describes.
+state of one game may hold), ``checks`` (a state held to that), ``quick``
+(the same shape, values and piles tested in one function written per game,
+the way through for a save that is right), and here ``restore``,
+``replay`` and the state a checked document describes.
 """
 
 from __future__ import annotations

@@ -150,8 +150,8 @@ def build(spec, cx) -> Callable[[Any], bool]:
         lines += [f"    x = g[{i}]", f"    if not ({w.slot(kinds, start)}):", "        return False"]
     lines.append("    return True")
     w.ns.update(cx=cx, chain=chain, _INT=_INT)
-    code = compile("\n".join(lines) + "\n", f"<rulelang saves: the quick test of {prog.rs.title}>",
-                   "exec")
+    code = compile("\n".join(lines) + "\n", f"<rulelang saves: the quick test of ruleset "
+                   f"{spec.game.fingerprint}>", "exec")
     exec(code, w.ns)
     quick: Callable[[Any], bool] = w.ns["quick"]
     return quick
@@ -173,7 +173,10 @@ def quick_of(spec, limits) -> Callable[[Any], bool]:
     if found is None or found[0] != key:
         quick = _never
         if len(spec.v_slots) + len(spec.g_slots) <= MOST_SLOTS:
-            quick = _safe(build(spec, _Context(limits)))
+            try:
+                quick = _safe(build(spec, _Context(limits)))
+            except Exception:   # (never expected: then every save takes the full checks,
+                pass            # and the corpus of tampered saves says so)
         found = spec.__dict__["_quick"] = (key, quick)
     return found[1]
 
