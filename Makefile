@@ -29,7 +29,7 @@ run: $(BIN)/rulelang
 	$(BIN)/rulelang simulate rulesets/endurance.rules --games 200
 
 test: $(BIN)/rulelang
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --durations=15
 
 lint: $(BIN)/rulelang
 	$(BIN)/ruff check rulelang tests benchmarks

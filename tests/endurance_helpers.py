@@ -11,15 +11,14 @@ test then puts the men, Resources and cards where its rule needs them with
 
 from __future__ import annotations
 
-import pathlib
 from typing import Dict, Iterable, Optional
 
-import rulelang
 from rulelang import CHANCE
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from helpers import ROOT, labels, play, shipped
+
 PATH = ROOT / "rulesets" / "endurance.rules"
-GAME = rulelang.load(PATH)
+GAME = shipped("endurance.rules")
 
 CREW = list(GAME.prog.piece_names["crew"])
 SUPPLIES = list(GAME.prog.piece_names["supplies"])
@@ -39,13 +38,6 @@ SETUP_SUPPLY = ["Pemmican 1", "Pemmican 2", "Canned Goods 1", "Meat 1", "Blubber
                 "Medical Supplies 1"]
 
 
-def play(state, *labels):
-    """Apply moves by label, in order."""
-    for label in labels:
-        state.apply(label)
-    return state
-
-
 def roll(state, *faces):
     """Force the next dice (explicit mode): one 'roll N' per face."""
     for face in faces:
@@ -60,10 +52,6 @@ def draw(state, *names):
         assert state.current_player == CHANCE, f"not a chance node: {labels(state)}"
         state.apply(f"draw {name}")
     return state
-
-
-def labels(state):
-    return [m.label for m in state.legal_moves()]
 
 
 def setup_game(supply=SETUP_SUPPLY, first_hand=("01 Hunt 1 / Food P", "02 Sled / Heating")):

@@ -3,13 +3,11 @@ so every die and every card is forced by the test."""
 
 from __future__ import annotations
 
-import pathlib
-
-import rulelang
 from rulelang import CHANCE
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-GAME = rulelang.load(ROOT / "rulesets" / "northpole.rules")
+from helpers import play, shipped  # noqa: F401  (play: for the test files)
+
+GAME = shipped("northpole.rules")
 
 # Presets with Time 0 and Hoax 0, so turns go plainly clockwise and no
 # reroll decisions appear: Amundsen (Ship 2) and Shackleton (Ship 2).
@@ -24,13 +22,6 @@ def start(presets=PLAIN, first=0):
                           options={"expedition": list(presets)})
     for seat in range(len(presets)):
         play(state, "roll 10" if seat == first else "roll 1")
-    return state
-
-
-def play(state, *labels):
-    """Apply moves by label, in order."""
-    for label in labels:
-        state.apply(label)
     return state
 
 

@@ -8,7 +8,6 @@ import json
 import random
 from fractions import Fraction
 
-import pathlib
 
 import pytest
 
@@ -263,13 +262,13 @@ def test_turn_nobody_can_take_is_reported():
 
 
 @pytest.mark.parametrize("ruleset,players", [("northpole.rules", 3), ("endurance.rules", 1)])
-def test_batched_playouts_are_the_games_the_move_api_plays(ruleset, players):
+def test_batched_playouts_are_the_games_the_move_api_plays(ruleset, players, shipped_game):
     """Game.playouts(n, seed) gives, for game i, the result of new_game(seed + i)
     played through legal_moves/apply with the same uniform picks (its own
     generator, rulelang.engine.ops.Policy), so the fast path plays the
     same rules."""
     from rulelang.engine.ops import Policy, rand_below
-    game = rulelang.load(pathlib.Path(__file__).resolve().parent.parent / "rulesets" / ruleset)
+    game = shipped_game(ruleset)
     batch = game.playouts(6, seed=40, players=players)
     assert len(batch) == 6
     for i, result in enumerate(batch):

@@ -6,13 +6,13 @@ refused."""
 
 from __future__ import annotations
 
-import pathlib
 
 import pytest
 
 import rulelang
 from rulelang import IllegalMoveError, Limits, Move, RulesetRuntimeError
 from rulelang.engine import State
+from helpers import ROOT
 
 FAULTS = '''
 game "Faults"
@@ -37,7 +37,6 @@ rule again { x += 1; again }
 end "done" when round > 5
 '''
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 GAME = rulelang.loads(FAULTS, "faults.rules", limits=Limits(max_choices=2))
 KINDS = ["loop", "overflow", "missing", "deep", "dice"]
 

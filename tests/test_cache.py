@@ -11,9 +11,8 @@ import pytest
 
 import rulelang
 from rulelang import cache
+from helpers import ROOT, RULESETS
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 
 
 GAME = 'game "{}"\nplayers 1..1\nper player {{ x 1 }}\nturn {{ phase go {{ {} += 1 }} }}\n'

@@ -11,8 +11,8 @@ import sys
 
 from rulelang.ir import serialize
 from rulelang.cli import main
+from helpers import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 NP = str(ROOT / "rulesets" / "northpole.rules")
 BROKEN = str(ROOT / "tests" / "checker_cases" / "names.rules")
 

@@ -14,7 +14,6 @@ RULELANG_CONFORMANCE_SEED picks another first seed.
 from __future__ import annotations
 
 import os
-import pathlib
 import subprocess
 import sys
 import textwrap
@@ -26,9 +25,8 @@ import rulelang
 from rulelang import IllegalMoveError
 from rulelang.engine import ops, state as state_module
 from rulelang.testing import Failure, check_ruleset, declared_max_moves
+from helpers import ROOT, RULESETS
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 EXTRA = sorted((ROOT / "tests" / "conformance").glob("*.rules"))
 GAMES = int(os.environ.get("RULELANG_CONFORMANCE_GAMES", "100"))
 SEED = int(os.environ.get("RULELANG_CONFORMANCE_SEED", "0"))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import pathlib
 import random
 import typing
 
@@ -23,9 +22,8 @@ from rulelang.api import parse_and_check
 from rulelang.cli import main
 from rulelang.ir import schema, serialize
 from rulelang.validate import validate_document
+from helpers import ROOT, RULESETS
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 
 
 def compiled(path):

@@ -3,7 +3,6 @@ by a test of its own."""
 
 from __future__ import annotations
 
-import pathlib
 import random
 
 import pytest
@@ -11,16 +10,8 @@ import pytest
 import rulelang
 from rulelang import CHANCE, RulesetError
 from rulelang.engine import ops
+from helpers import ROOT, game, labels
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-def game(body, players="1..2"):
-    return rulelang.loads(f'game "T"\nplayers {players}\n{body}', "t.rules")
-
-
-def labels(state):
-    return [m.label for m in state.legal_moves()]
 
 
 def test_same_card_name_in_two_decks_gives_distinct_labels():

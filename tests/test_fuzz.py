@@ -30,7 +30,6 @@ on the next run; ``--hypothesis-seed=N`` repeats a run exactly.
 from __future__ import annotations
 
 import os
-import pathlib
 import random
 import re
 import signal
@@ -47,9 +46,8 @@ from rulelang.ir import serialize
 from rulelang.syntax import parser
 from rulelang.testing import EngineAudit
 from test_data import strategy as ir_strategy
+from helpers import ROOT, RULESETS
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 #: The real rulesets, and the small ones that use what they do not.
 SOURCES = [p.read_text(encoding="utf-8")
            for p in RULESETS + sorted((ROOT / "tests" / "conformance").glob("*.rules"))]
@@ -118,10 +116,11 @@ def play_a_little(game, seed, moves=60):
             assert e.line >= 1 and e.column >= 1, e.format()
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="session", autouse=True)
 def warm_engine():
     """Everything the engine imports or reads on first use happens before
-    the audit starts (the grammar file, Lark's error machinery)."""
+    the audit starts (the grammar file, Lark's error machinery): once per
+    test process, however its tests of this file are ordered."""
     for text in ['game "W"\n', "game 1", 'game "W"\nrule r { x = }', 'game "W"\nrule r { y }',
                  'game "W"\n#' + "(" * 300, 'game "W"\nper player { x 0 }\nturn { phase p { while yes { x += 1 } } }']:
         try:

@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import difflib
 import os
-import pathlib
 
 import pytest
 
-import rulelang
 from rulelang.testing import golden_log
+from helpers import ROOT, RULESETS, shipped
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
-RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 UPDATE = os.environ.get("RULELANG_UPDATE_GOLDEN") == "1"
 SEED = 2024
 
@@ -38,7 +35,7 @@ def playthroughs(game):
 @pytest.mark.parametrize("path", RULESETS, ids=[p.name for p in RULESETS])
 def test_golden_playthrough(path):
     golden = GOLDEN / (path.stem + ".log")
-    got = playthroughs(rulelang.load(path))
+    got = playthroughs(shipped(path.name))
     if UPDATE:
         GOLDEN.mkdir(exist_ok=True)
         golden.write_text(got, encoding="utf-8")
@@ -60,8 +57,8 @@ def test_no_golden_file_without_a_ruleset():
     assert not orphans, f"golden files without a ruleset: {orphans}"
 
 
-def test_golden_log_is_deterministic_and_complete():
-    game = rulelang.load(ROOT / "rulesets" / "northpole.rules")
+def test_golden_log_is_deterministic_and_complete(northpole):
+    game = northpole
     a = golden_log(game, 2, 5)
     assert a == golden_log(game, 2, 5)
     assert a != golden_log(game, 2, 6)

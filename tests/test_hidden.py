@@ -7,7 +7,6 @@ the moves it may not make — and the conformance harness shows it (check
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
 
@@ -15,8 +14,8 @@ import rulelang
 from rulelang import CHANCE, IllegalMoveError, RulesetRuntimeError
 from rulelang.engine import state as state_module, visibility
 from rulelang.testing import check_ruleset
+from helpers import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 HIDDEN = ROOT / "tests" / "conformance" / "hidden.rules"
 
 TWO_HANDS = """

@@ -13,6 +13,7 @@ import pytest
 import rulelang
 from rulelang import Limits, RulesetError, RulesetRuntimeError, RulesetSyntaxError
 from rulelang.limits import DEFAULT
+from helpers import line_of
 
 HEAD = 'game "Hostile"\nplayers 1..2\nper player { x 2 }\n'
 ONE_TURN = '\nturn { phase p { end game "done" } }\n'
@@ -51,10 +52,6 @@ def attempt(text, *, play=True, limits=None, filename="hostile.rules"):
     assert isinstance(err.line, int) and err.line >= 1 and isinstance(err.column, int) and err.column >= 1
     assert err.format().startswith(f"{filename}:{err.line}:{err.column}: ")
     return err
-
-
-def line_of(text, needle):
-    return text[:text.index(needle)].count("\n") + 1
 
 
 # ---------------------------------------------------------------- endless work

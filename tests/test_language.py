@@ -4,7 +4,6 @@ behaviour is pinned independently of any one game."""
 from __future__ import annotations
 
 import json
-import pathlib
 import random
 from fractions import Fraction
 
@@ -14,16 +13,8 @@ import rulelang
 from rulelang import CHANCE
 from rulelang.api import parse_and_check
 from rulelang.ir import serialize
+from helpers import ROOT, game, labels
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-def game(body, players="1..2"):
-    return rulelang.loads(f'game "T"\nplayers {players}\n{body}', "t.rules")
-
-
-def labels(state):
-    return [m.label for m in state.legal_moves()]
 
 
 def test_may_is_a_yes_no_decision():

@@ -19,6 +19,7 @@ import pytest
 from rulelang import CHANCE
 
 from northpole_helpers import GAME, PLAIN, draw, play, start, stats
+from helpers import labels
 
 NINE = ("men", "dogs", "food", "gear", "skill", "will", "ship", "time", "hoax")
 BASE = dict(men=5, dogs=7, food=10, gear=5, skill=5, will=5, ship=0, time=0, hoax=0)
@@ -49,10 +50,6 @@ def expected(**changes):
     for k, v in changes.items():
         out[k] = BASE[k] + v
     return out
-
-
-def labels(state):
-    return [m.label for m in state.legal_moves()]
 
 
 def set_stats(state, seat, **values):

@@ -12,16 +12,13 @@ from collections import Counter
 from rulelang import CHANCE
 
 from northpole_helpers import GAME, PLAIN, draw, play, start, stats
+from helpers import labels
 
 D10 = [f"roll {v}" for v in range(1, 11)]
 D6 = [f"roll {v}" for v in range(1, 7)]
 
 
 # --------------------------------------------------------------- helpers
-
-def labels(state):
-    return [m.label for m in state.legal_moves()]
-
 
 def quiet_event(state):
     """Event roll 3 (Hardships) with the Will test passed (roll 1): no

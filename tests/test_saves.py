@@ -21,7 +21,6 @@ import copy
 import json
 import multiprocessing
 import os
-import pathlib
 import pickle
 import random
 import sys
@@ -33,12 +32,13 @@ import rulelang
 from rulelang import CHANCE, Limits, SaveError
 from rulelang.engine import ops as O
 from rulelang.engine import saves
+from rulelang.engine.saves import checks, quick, shapes
+from helpers import ROOT, shipped
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 PATHS = sorted((ROOT / "rulesets").glob("*.rules")) + sorted((ROOT / "tests" / "conformance").glob("*.rules"))
 IDS = [p.name for p in PATHS]
 LONG = bool(os.environ.get("RULELANG_LONG"))
-GAMES = {p.name: rulelang.load(p) for p in PATHS}
+GAMES = {p.name: shipped(p.name) for p in PATHS}
 KEY = b"the server's secret"
 
 
@@ -561,25 +561,58 @@ def _garbled(st, rng, count=40):
         yield "text garbled", False, st.game, "".join(chars)
 
 
+def quick_verdict(game, text, doc=None):
+    """What restore's quick test (``saves.quick``) says of the document in
+    ``text`` (or of ``doc``, the data it was written from): None when
+    restore does not ask it (not a document of the format), True or False;
+    and "lenient" when it passes a document that the full checks of the
+    shape, the values and the piles refuse (it may only be stricter than
+    they are)."""
+    if doc is None:
+        try:
+            doc = saves.read(text, game.limits)
+        except SaveError:
+            return None
+    if type(doc) is not dict or doc.get("format") != saves.FORMAT:
+        return None
+    spec = saves.spec_of(game)
+    if not quick.quick_of(spec, game.limits)(doc):
+        return False
+    try:
+        saves.STATE.check(doc, (), shapes._Context(game.limits))
+        checks._check_values(spec, doc, doc["players"])
+        checks._check_piles(spec, doc, doc["players"])
+    except SaveError:
+        return "lenient"
+    return True
+
+
 def run_corpus(names=None, seed=0):
     """{class: [tried, refused, accepted]}, [clearly invalid tried, refused],
-    and the first clearly invalid edits that were not refused (of the
-    rulesets ``names``; all when None)."""
+    the first clearly invalid edits that were not refused (of the rulesets
+    ``names``; all when None), and the first faults of the quick test: a
+    tampered save it passed that the full checks refuse, a genuine save it
+    did not pass."""
     rng = random.Random(seed)
     counts = {}
     clear_counts = [0, 0]
     missed = []
+    quick_faults = []
     for name, chance, st, every in _bases(names):
-        cases = [(cls, clear, st.game, text_of(d)) for cls, clear, d in tampered(name, chance, st, rng, every)
-                 if d is not None]
+        if quick_verdict(st.game, st.to_json()) is not True and len(quick_faults) < 5:
+            quick_faults.append(("a genuine save not passed", name, chance, st.to_json()[:300]))
+        cases = [(cls, clear, st.game, text_of(d), d)
+                 for cls, clear, d in tampered(name, chance, st, rng, every) if d is not None]
         if every:
-            cases += list(_foreign(name, chance, st))
-            cases += list(_garbled(st, rng))
-        for cls, clear, game, text in cases:
+            cases += [case + (None,) for case in _foreign(name, chance, st)]
+            cases += [case + (None,) for case in _garbled(st, rng)]
+        for cls, clear, game, text, doc in cases:
             c = counts.setdefault(cls, [0, 0, 0])
             c[0] += 1
             if clear:
                 clear_counts[0] += 1
+            if quick_verdict(game, text, doc) == "lenient" and len(quick_faults) < 5:
+                quick_faults.append((cls, name, chance, text[:300]))
             try:
                 restored = game.restore(text)
             except SaveError:
@@ -591,7 +624,7 @@ def run_corpus(names=None, seed=0):
             if clear and len(missed) < 5:
                 missed.append((cls, name, chance, text[:300]))
             plays_on(restored, seed=c[0])
-    return counts, clear_counts, missed
+    return counts, clear_counts, missed, quick_faults
 
 
 def format_counts(counts, clear_counts):
@@ -609,10 +642,12 @@ def format_counts(counts, clear_counts):
 def test_corpus_of_tampered_saves(name):
     """Every tampered save of the ruleset's real saves is refused with
     SaveError or restores to a state that plays; every clearly invalid one
-    is refused.  (All rulesets' counts together: python tests/test_saves.py.)"""
-    counts, clear_counts, missed = run_corpus([name])
+    is refused; restore's quick test passes none that the full checks
+    refuse, and passes the genuine saves.  (All rulesets' counts together: python tests/test_saves.py.)"""
+    counts, clear_counts, missed, quick_faults = run_corpus([name])
     print(f"\n{name}:\n" + format_counts(counts, clear_counts))
     assert not missed, missed
+    assert not quick_faults, quick_faults
     assert clear_counts[0] == clear_counts[1] > 500
     assert sum(c[0] for c in counts.values()) > 1000
 

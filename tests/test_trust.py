@@ -20,7 +20,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import pathlib
 import random
 import sys
 import time
@@ -35,8 +34,8 @@ from rulelang import Limits, RulesetError, RulesetSyntaxError, documents, ir, tr
 from rulelang.api import parse_and_check
 from rulelang.engine import codegen, compile_ruleset
 from rulelang.ir import schema, serialize, shape
+from helpers import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "rulesets").glob("*.rules")) + \
     sorted((ROOT / "tests" / "conformance").glob("*.rules"))
 LONG = bool(os.environ.get("RULELANG_LONG"))

@@ -23,6 +23,7 @@ from rulelang import errors
 from rulelang.engine import codegen, ops
 from rulelang.engine.state import State
 from rulelang.testing import op_by_op
+from helpers import line_of
 
 HEAD = 'game "Work"\nplayers 1..1\nper player { x 0  y 0 }\n'
 ONE_TURN = 'turn { phase p { end game "done" } }\n'
@@ -32,10 +33,6 @@ RULESETS = pathlib.Path(__file__).resolve().parent.parent / "rulesets"
 
 def phase(body, decls=""):
     return HEAD + decls + "turn { phase p {\n" + body + "\n} }\n"
-
-
-def line_of(text, needle):
-    return text[:text.index(needle)].count("\n") + 1
 
 
 def in_the_loop(err, text):

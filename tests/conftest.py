@@ -1,0 +1,66 @@
+"""The suite's shared set-up: the shipped games as session fixtures (each
+loaded once per test process: ``helpers.shipped``), and the slowest tests
+started first, so that under ``pytest -n auto`` no long test begins when
+the rest are nearly done and leaves the other cores idle."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from helpers import shipped
+
+
+@pytest.fixture(scope="session")
+def northpole():
+    """The shared North Pole game (play it; do not change it)."""
+    return shipped("northpole.rules")
+
+
+@pytest.fixture(scope="session")
+def endurance():
+    """The shared Endurance game (play it; do not change it)."""
+    return shipped("endurance.rules")
+
+
+@pytest.fixture(scope="session")
+def shipped_game():
+    """``shipped_game("cards.rules")``: any shipped game, shared."""
+    return shipped
+
+
+#: The tests that take about ten seconds or more on two cores (``--durations``),
+#: slowest first.  They start before everything else, in this order; the
+#: rest keep theirs.  (A test missing here only starts later: correct, just
+#: possibly slower.)
+SLOW_FIRST = (
+    "tests/test_conformance.py::test_every_ruleset_conforms[northpole.rules]",
+    "tests/test_conformance.py::test_every_ruleset_conforms[endurance.rules]",
+    "tests/test_fuzz.py::test_mutations_of_the_rulesets",
+    "tests/test_fuzz.py::test_any_ir_of_the_right_shape_loads_or_is_refused",
+    "tests/test_conformance.py::test_feature_rulesets_conform[cards.rules]",
+    "tests/test_hermetic.py::test_loading_and_playing_every_ruleset_is_hermetic",
+    "tests/test_conformance.py::test_workers_give_the_same_report",
+    "tests/test_conformance.py::test_feature_rulesets_conform[features.rules]",
+    "tests/test_fuzz.py::test_spaced_strings_from_the_grammar",
+    "tests/test_conformance.py::test_the_conformance_command",
+    "tests/test_trust.py::test_payloads_in_every_text_of_a_document_never_run[endurance]",
+    "tests/test_hidden.py::test_games_that_keep_their_log_pass_the_hidden_check[endurance.rules]",
+    "tests/test_data.py::test_any_ir_round_trips",
+    "tests/test_saves.py::test_a_restored_state_plays_exactly_like_the_original[northpole.rules-explicit]",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    rank = {nodeid: i for i, nodeid in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid, len(rank)))
+
+
+def pytest_collection_finish(session):
+    """What the collection made (the test modules, their games, Hypothesis'
+    strategies) lives until the end of the run: the garbage collector need
+    not walk it again at every full collection (about half its time)."""
+    gc.collect()
+    gc.freeze()

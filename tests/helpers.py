@@ -1,0 +1,51 @@
+"""What the test files share: the places of the shipped rulesets, each
+shipped game loaded once per test process (``shipped``; the fixtures of
+``conftest.py`` give the same games), and the small helpers several files
+used to copy."""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+
+import rulelang
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+#: The real games, the examples, and the small rulesets of tests/conformance/
+#: that use what the real ones do not.
+RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
+EXAMPLES = sorted((ROOT / "examples").glob("*.rules"))
+FEATURES = sorted((ROOT / "tests" / "conformance").glob("*.rules"))
+SHIPPED = {p.name: p for p in RULESETS + EXAMPLES + FEATURES}
+
+
+@functools.lru_cache(maxsize=None)
+def shipped(name: str) -> rulelang.Game:
+    """The shipped ruleset ``name`` ("northpole.rules", "pig.rules",
+    "cards.rules", …), loaded once per process and shared by every test
+    that asks: play it (new games, states), never change the game itself
+    (a test that edits a game's program loads its own with
+    ``rulelang.load``)."""
+    return rulelang.load(SHIPPED[name])
+
+
+def game(body: str, players: str = "1..2") -> rulelang.Game:
+    """A small game written inline: its title and players, then ``body``."""
+    return rulelang.loads(f'game "T"\nplayers {players}\n{body}', "t.rules")
+
+
+def play(state, *labels):
+    """Apply moves by label, in order."""
+    for label in labels:
+        state.apply(label)
+    return state
+
+
+def labels(state):
+    """The labels of the legal moves."""
+    return [m.label for m in state.legal_moves()]
+
+
+def line_of(text, needle):
+    """The line (from 1) of the first ``needle`` in ``text``."""
+    return text[:text.index(needle)].count("\n") + 1
