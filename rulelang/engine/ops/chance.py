@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any, Optional, Sequence
+
 import functools
 from fractions import Fraction
 
+from ..kinds import Compiled, Where
 from ..visibility import EVERYONE, NOBODY, pile_seen_by
 from .base import (CODE, LOCALS, LOG, PC, PLAYER, POOL_DIE, ROLL_OFF_DIE, WAIT_CHANCE,
                    WAIT_DECISION, WAIT_NONE, Op, RuleFault, draw_label, draw_work, rand_below,
@@ -19,7 +22,7 @@ class RollOp(Op):
     __slots__ = ("count", "sides", "slot", "why", "dist", "kept")
     waits = True
 
-    def __init__(self, where, count, sides, slot, why):
+    def __init__(self, where: Where, count: int, sides: int, slot: int, why: str) -> None:
         super().__init__(where)
         self.count = count
         self.sides = sides
@@ -153,7 +156,7 @@ class RollOffOp(Op):
     __slots__ = ("sides", "slot", "work")
     waits = True
 
-    def __init__(self, where, sides, slot, work):
+    def __init__(self, where: Where, sides: int, slot: int, work: int) -> None:
         super().__init__(where)
         self.sides = sides
         self.slot = slot
@@ -217,7 +220,8 @@ class DrawOp(Op):
     __slots__ = ("count", "src", "dst", "refill", "hooks", "per_card")
     waits = True
 
-    def __init__(self, where, count, src, dst, refill, hooks=(), per_card=1):
+    def __init__(self, where: Where, count: int, src: Compiled, dst: Compiled,
+                 refill: Optional[int], hooks: Sequence[Any] = (), per_card: int = 1) -> None:
         super().__init__(where)
         self.count = count
         self.src = src      # fn(st, fr) -> pile index
@@ -352,7 +356,7 @@ class PoolOp(Op):
     __slots__ = ("count", "sides", "slot", "work")
     waits = True
 
-    def __init__(self, where, count, sides, slot, work):
+    def __init__(self, where: Where, count: Compiled, sides: int, slot: int, work: int) -> None:
         super().__init__(where)
         self.count, self.sides, self.slot, self.work = count, sides, slot, work
 

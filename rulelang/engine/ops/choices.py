@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable, List, Optional, Sequence
+
 from fractions import Fraction
 
+from ..kinds import Compiled, St, Where
 from ..visibility import EVERYONE, either, pile_name, pile_seen_by, seen_by_pile, sees
 from .base import (LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Op, RuleFault,
                    rand_below, spend)
@@ -61,7 +64,8 @@ class ChooseCardsOp(ChoiceOp):
     __slots__ = ("low", "high", "pile", "slot", "prompt", "cache", "fixed", "guard", "held")
     waits = True
 
-    def __init__(self, where, low, high, pile, slot, prompt):
+    def __init__(self, where: Where, low: Compiled, high: Compiled, pile: Compiled, slot: int,
+                 prompt: str) -> None:
         super().__init__(where)
         self.low, self.high, self.pile, self.slot, self.prompt = low, high, pile, slot, prompt
         self.cache = {}     # (sorted pile, low, high) -> moves: hands repeat, so do their choices
@@ -224,14 +228,15 @@ class ChooseOneOp(Op):
     __slots__ = ("labels", "targets", "prompt", "option", "conds", "end")
     waits = True
 
-    def __init__(self, where, labels, targets, prompt, option=None):
+    def __init__(self, where: Where, labels: List[str], targets: List[int], prompt: str,
+                 option: Optional[str] = None) -> None:
         super().__init__(where)
         self.labels = labels
         self.targets = targets
         self.prompt = prompt
         self.option = option
-        self.conds = None
-        self.end = None
+        self.conds: Optional[List[Optional[Compiled]]] = None
+        self.end: Optional[int] = None
 
     def offered(self, st, fr):
         if self.conds is None:
@@ -272,7 +277,7 @@ class ChooseRowOp(Op):
     __slots__ = ("table_code", "rows", "prompt")
     waits = True
 
-    def __init__(self, where, table_code, rows, prompt):
+    def __init__(self, where: Where, table_code: int, rows: Optional[List[Any]], prompt: str) -> None:
         super().__init__(where)
         self.table_code = table_code
         self.rows = rows  # [(label, value, start_pc)]
@@ -307,7 +312,7 @@ class MayOp(Op):
     __slots__ = ("prompt", "target")
     waits = True
 
-    def __init__(self, where, prompt, target=None):
+    def __init__(self, where: Where, prompt: Optional[str], target: Optional[int] = None) -> None:
         super().__init__(where)
         self.prompt = prompt
         self.target = target
@@ -340,7 +345,7 @@ class ChooseNumberOp(ChoiceOp):
     __slots__ = ("low", "high", "slot", "prompt")
     waits = True
 
-    def __init__(self, where, low, high, slot, prompt):
+    def __init__(self, where: Where, low: Compiled, high: Compiled, slot: int, prompt: str) -> None:
         super().__init__(where)
         self.low, self.high, self.slot, self.prompt = low, high, slot, prompt
 
@@ -380,7 +385,7 @@ class PickPieceOp(Op):
     __slots__ = ("matching", "names", "slot")
     waits = True
 
-    def __init__(self, where, matching, names, slot):
+    def __init__(self, where: Where, matching: Compiled, names: Sequence[str], slot: int) -> None:
         super().__init__(where)
         self.matching, self.names, self.slot = matching, names, slot
 
@@ -423,7 +428,8 @@ class ChooseOneOfOp(ChoiceOp):
     __slots__ = ("matching", "label", "slot", "prompt", "prefix", "pile")
     waits = True
 
-    def __init__(self, where, matching, label, slot, prompt, prefix="", pile=None):
+    def __init__(self, where: Where, matching: Compiled, label: Callable[[St, int], str], slot: int,
+                 prompt: str, prefix: str = "", pile: Optional[Compiled] = None) -> None:
         super().__init__(where)
         self.matching, self.label, self.slot, self.prompt = matching, label, slot, prompt
         self.prefix = prefix
