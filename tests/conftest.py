@@ -6,6 +6,7 @@ the rest are nearly done and leaves the other cores idle."""
 from __future__ import annotations
 
 import gc
+import os
 
 import pytest
 
@@ -35,8 +36,8 @@ def shipped_game():
 #: rest keep theirs.  (A test missing here only starts later: correct, just
 #: possibly slower.)
 SLOW_FIRST = (
-    "tests/test_conformance.py::test_every_ruleset_conforms[northpole.rules]",
     "tests/test_conformance.py::test_every_ruleset_conforms[endurance.rules]",
+    "tests/test_conformance.py::test_every_ruleset_conforms[northpole.rules]",
     "tests/test_fuzz.py::test_mutations_of_the_rulesets",
     "tests/test_fuzz.py::test_any_ir_of_the_right_shape_loads_or_is_refused",
     "tests/test_conformance.py::test_feature_rulesets_conform[cards.rules]",
@@ -52,9 +53,31 @@ SLOW_FIRST = (
 )
 
 
+#: The same for ``make test-long`` (RULELANG_LONG=1, 300 conformance games,
+#: 1 000 fuzz examples), where other tests are the long ones.
+SLOW_FIRST_LONG = (
+    "tests/test_conformance.py::test_every_ruleset_conforms[endurance.rules]",
+    "tests/test_saves.py::test_corpus_of_tampered_saves[endurance.rules]",
+    "tests/test_conformance.py::test_every_ruleset_conforms[northpole.rules]",
+    "tests/test_trust.py::test_payloads_in_every_text_of_a_document_never_run[endurance]",
+    "tests/test_trust.py::test_the_shape_check_agrees_with_the_published_schema[features]",
+    "tests/test_saves.py::test_corpus_of_tampered_saves[northpole.rules]",
+    "tests/test_fuzz.py::test_strings_from_the_grammar",
+    "tests/test_trust.py::test_the_shape_check_agrees_with_the_published_schema[cards]",
+    "tests/test_fuzz.py::test_any_ir_of_the_right_shape_loads_or_is_refused",
+    "tests/test_fuzz.py::test_spaced_strings_from_the_grammar",
+    "tests/test_trust.py::test_the_shape_check_agrees_with_the_published_schema[pieces]",
+    "tests/test_fuzz.py::test_mutations_of_the_rulesets",
+    "tests/test_trust.py::test_the_shape_check_agrees_with_the_published_schema[small]",
+    "tests/test_saves.py::test_corpus_of_tampered_saves[cards.rules]",
+    "tests/test_conformance.py::test_feature_rulesets_conform[cards.rules]",
+)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    rank = {nodeid: i for i, nodeid in enumerate(SLOW_FIRST)}
+    slow = SLOW_FIRST_LONG if os.environ.get("RULELANG_LONG") else SLOW_FIRST
+    rank = {nodeid: i for i, nodeid in enumerate(slow)}
     items.sort(key=lambda item: rank.get(item.nodeid, len(rank)))
 
 
