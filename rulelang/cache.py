@@ -59,9 +59,9 @@ def _stages() -> str:
     from . import __version__
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(f"{__version__} {serialize.FORMAT}".encode())
-    stages = sorted(p.relative_to(here).as_posix() for part in ("ir", "check")
+    stages = sorted(p.relative_to(here).as_posix() for part in ("ir", "syntax", "check")
                     for p in (here / part).glob("*.py"))
-    for rel in stages + ["limits.py", "syntax/parse.py", "syntax/rulelang.lark"]:
+    for rel in stages + ["limits.py", "syntax/rulelang.lark"]:
         try:
             h.update((here / rel).read_bytes())
         except OSError:

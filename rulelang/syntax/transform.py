@@ -1,0 +1,680 @@
+"""The parse tree turned into IR: one method per grammar rule builds the
+attrs node it stands for, with its position, and refuses what the grammar
+lets through but the language does not (a number over the limit, a header
+declared twice, a test that compares with the wrong name).
+
+It exists apart from ``parse`` (which reads the text and reports what the
+parser could not read) because it is the one place that knows both the
+grammar's rules and the IR's nodes: a change to ``rulelang.lark`` or to
+the IR is met here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, NoReturn, Optional, Tuple, Union, cast
+
+import attrs
+import lark
+from lark import Discard, Token, Transformer, Tree, v_args
+from lark.tree import Meta
+
+from .. import ir
+from ..errors import RulesetSyntaxError
+from ..limits import DEFAULT, Limits
+
+#: What a declaration's rule gives ``start``: the kind (a list of the
+#: ruleset's, or a single header), its node(s), and where it was written.
+Decl = Tuple[str, Any, Meta]
+
+
+def to_ir(tree: Tree[Token], filename: str, source: str, limits: Limits) -> ir.Ruleset:
+    """The ``ir.Ruleset`` the parse tree ``tree`` of ``source`` stands for
+    (raises ``RulesetSyntaxError`` for what the language refuses)."""
+    try:
+        rs: ir.Ruleset = _transform(ToIR(filename, source, limits), tree)
+    except lark.exceptions.VisitError as e:
+        if isinstance(e.orig_exc, RulesetSyntaxError):
+            raise e.orig_exc from None
+        raise
+    return rs
+
+
+def _transform(transformer: ToIR, tree: Tree[Token]) -> Any:
+    """``transformer.transform(tree)`` without recursion: the parse tree of
+    hostile input may be far deeper than Python's stack."""
+    stack: List[Tuple[Tree[Token], Iterator[Any], List[Any]]] = [(tree, iter(tree.children), [])]
+    while True:
+        node, children, done = stack[-1]
+        for child in children:
+            if isinstance(child, Tree):
+                stack.append((child, iter(child.children), []))
+                break
+            res = (transformer._call_userfunc_token(child)  # type: ignore[no-untyped-call]
+                   if isinstance(child, Token) else child)
+            if res is not Discard:
+                done.append(res)
+        else:
+            stack.pop()
+            res = transformer._call_userfunc(node, done)  # type: ignore[no-untyped-call]
+            if not stack:
+                return res
+            if res is not Discard:
+                stack[-1][2].append(res)
+
+
+def _pos(meta: Optional[Meta]) -> Optional[ir.Pos]:
+    if meta is None or getattr(meta, "empty", True):
+        return None
+    return ir.Pos(meta.line, meta.column)
+
+
+def _tok_pos(tok: Token) -> ir.Pos:
+    # (a token the lexer made always has its line and column)
+    return ir.Pos(cast(int, tok.line), cast(int, tok.column))
+
+
+def _unquote(tok: Any) -> str:
+    s = str(tok)
+    return s[1:-1] if s.startswith('"') else s
+
+
+def _stmts(items: List[Any]) -> Tuple[Any, ...]:
+    return tuple(i for i in items if not isinstance(i, Token))
+
+
+@v_args(meta=True)
+class ToIR(Transformer[Token, ir.Ruleset]):
+    """Parse tree → IR.  One method per grammar rule or alias."""
+
+    def __init__(self, filename: str, source: str, limits: Limits = DEFAULT) -> None:
+        super().__init__()
+        self.filename = filename
+        self.source = source
+        self.max_number = limits.max_number
+
+    def _num(self, tok: Token, skip: int = 0) -> int:
+        """The whole number in token ``tok`` (after ``skip`` letters, as in
+        d6 or x10), refused when it is larger than the limit."""
+        digits = str(tok)[skip:].lstrip("+-")
+        biggest = self.max_number
+        if len(digits) > len(str(biggest)) or int(digits) > biggest:
+            shown = digits if len(digits) <= 20 else f"{digits[:12]}… ({len(digits)} digits)"
+            self._error(tok, f"the number {shown} is too large: numbers go up to {biggest}")
+        value = int(str(tok)[skip:])
+        return value
+
+    def _error(self, meta_or_tok: Union[Meta, Token], message: str) -> NoReturn:
+        line = getattr(meta_or_tok, "line", 1)
+        col = getattr(meta_or_tok, "column", 1)
+        raise RulesetSyntaxError.at(self.filename, line, col, message, self.source)
+
+    # ------------------------------------------------------------ top level
+
+    def start(self, meta: Meta, items: List[Decl]) -> ir.Ruleset:
+        found: Dict[str, Meta] = {}
+        lists: Dict[str, List[Any]] = {
+            k: [] for k in ("stats", "consts", "decks", "piles", "pieces", "tables", "rules",
+                            "options", "triggers", "draw_triggers", "endings", "score")}
+        singles: Dict[str, Any] = {}
+        for kind, value, where in items:
+            if kind in lists:
+                if isinstance(value, list):
+                    lists[kind].extend(value)
+                else:
+                    lists[kind].append(value)
+            else:
+                if kind in singles:
+                    self._error(where, f"'{kind}' is declared twice (first on line "
+                                       f"{found[kind].line})")
+                singles[kind] = value
+                found[kind] = where
+        if "game" not in singles:
+            raise RulesetSyntaxError.at(self.filename, 1, 1,
+                                        'the ruleset has no header: start it with game "Title"',
+                                        self.source)
+        low, high = singles.get("players", (1, 1))
+        return ir.Ruleset(
+            title=singles["game"], min_players=low, max_players=high,
+            stats=tuple(lists["stats"]), consts=tuple(lists["consts"]),
+            decks=tuple(lists["decks"]), piles=tuple(lists["piles"]),
+            pieces=tuple(lists["pieces"]),
+            tables=tuple(lists["tables"]), test=singles.get("test"),
+            rules=tuple(lists["rules"]), options=tuple(lists["options"]),
+            setup=singles.get("setup", ()), turn=singles.get("turn"),
+            triggers=tuple(lists["triggers"]), reroll=singles.get("reroll"),
+            draw_triggers=tuple(lists["draw_triggers"]),
+            endings=tuple(lists["endings"]), score=tuple(lists["score"]),
+            winner=singles.get("winner", "highest"),
+            filename=self.filename, source=self.source, pos=ir.Pos(1, 1),
+            players_pos=_pos(found["players"]) if "players" in found else None)
+
+    def game_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("game", _unquote(c[0]), meta)
+
+    def players_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("players", (self._num(c[0]), self._num(c[1])), meta)
+
+    # ---------------------------------------------------------------- stats
+
+    def per_player(self, meta: Meta, c: List[Any]) -> str:
+        return "player"
+
+    def per_turn(self, meta: Meta, c: List[Any]) -> str:
+        return "turn"
+
+    def global_scope(self, meta: Meta, c: List[Any]) -> str:
+        return "global"
+
+    def stats_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        scope, defs = c[0], c[1:]
+        return ("stats", [attrs.evolve(d, scope=scope) for d in defs], meta)
+
+    def stat_value(self, meta: Meta, c: List[Any]) -> ir.Stat:
+        name, init, *bounds = c
+        lo = hi = None
+        for kind, value in bounds:
+            if kind == "min":
+                lo = value
+            else:
+                hi = value
+        return ir.Stat(str(name), "player", init, lo, hi, None, pos=_pos(meta))
+
+    def track_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        name, spaces = c[0], c[1:]
+        first = spaces[0]
+        stat = ir.Stat(str(name), "global", ir.Name(first.name, first.pos), None, None,
+                       tuple(sp.name for sp in spaces), tuple(spaces), pos=_pos(meta))
+        return ("stats", [stat], meta)
+
+    def track_space(self, meta: Meta, c: List[Any]) -> ir.Space:
+        return ir.Space(str(c[0]), tuple(c[1:]), _pos(meta))
+
+    def stat_enum(self, meta: Meta, c: List[Any]) -> ir.Stat:
+        name, *values = c
+        first = str(values[0])
+        return ir.Stat(str(name), "player", ir.Name(first, _tok_pos(values[0])),
+                       None, None, tuple(str(v) for v in values), pos=_pos(meta))
+
+    def init_expr(self, meta: Meta, c: List[Any]) -> ir.Expr:
+        init: ir.Expr = c[1]
+        return init
+
+    def bound_min(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("min", c[0])
+
+    def bound_max(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("max", c[0])
+
+    def signed(self, meta: Meta, c: List[Any]) -> ir.Num:
+        return ir.Num(self._num(c[0]), _tok_pos(c[0]))
+
+    def const_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("consts", ir.Const(str(c[0]), c[2], _pos(meta)), meta)
+
+    # ---------------------------------------------------------------- cards
+
+    def deck_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        name, rest = c[0], c[1:]
+        refill = None
+        cards = []
+        for item in rest:
+            if isinstance(item, tuple) and item[0] == "refill":
+                refill = item[1]
+            else:
+                cards.append(item)
+        return ("decks", ir.Deck(str(name), tuple(cards), refill, _pos(meta)), meta)
+
+    def refill(self, meta: Meta, c: List[Any]) -> Tuple[str, str]:
+        return ("refill", str(c[0]))
+
+    def card_def(self, meta: Meta, c: List[Any]) -> ir.Card:
+        label, rest = c[0], c[1:]
+        count = 1
+        props = []
+        for item in rest:
+            if isinstance(item, Token) and item.type == "COUNT":
+                count = self._num(item, 1)
+            else:
+                props.append(item)
+        return ir.Card(label, count, tuple(props), _pos(meta))
+
+    def card_prop(self, meta: Meta, c: List[Any]) -> ir.Prop:
+        return ir.Prop(str(c[0]), c[1], _pos(meta))
+
+    def choose_card(self, meta: Meta, c: List[Any]) -> ir.ChooseCard:
+        pile, var, *rest = c
+        prompt = None
+        if rest and isinstance(rest[-1], Token) and rest[-1].type == "STRING":
+            prompt = _unquote(rest.pop())
+        return ir.ChooseCard(pile, str(var), rest[0] if rest else None, prompt, _pos(meta))
+
+    def for_each_card(self, meta: Meta, c: List[Any]) -> ir.ForEachCard:
+        pile, var, *rest = c
+        body = rest.pop()
+        return ir.ForEachCard(pile, str(var), rest[0] if rest else None, body, _pos(meta))
+
+    def pieces_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        name, rest = c[0], list(c[1:])
+        state = ()
+        if rest and isinstance(rest[0], list):
+            state = tuple(attrs.evolve(d, scope="piece") for d in rest.pop(0))
+        return ("pieces", ir.PieceSet(str(name), state, tuple(rest), _pos(meta)), meta)
+
+    def piece_state(self, meta: Meta, c: List[Any]) -> List[ir.Stat]:
+        return list(c)
+
+    def piece_def(self, meta: Meta, c: List[Any]) -> ir.Piece:
+        return ir.Piece(c[0], tuple(c[1:]), _pos(meta))
+
+    def piece_prop(self, meta: Meta, c: List[Any]) -> ir.PieceProp:
+        return ir.PieceProp(str(c[0]), c[1], _pos(meta))
+
+    def pile_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        name, opts = c[0], c[1:]
+        return ("piles", ir.Pile(str(name), "per_player" in opts, "hidden" in opts,
+                                 _pos(meta)), meta)
+
+    def pile_per_player(self, meta: Meta, c: List[Any]) -> str:
+        return "per_player"
+
+    def pile_hidden(self, meta: Meta, c: List[Any]) -> str:
+        return "hidden"
+
+    def pile_comma(self, meta: Meta, c: List[Any]) -> str:
+        return ","
+
+    def label_name(self, meta: Meta, c: List[Any]) -> str:
+        return str(c[0])
+
+    def label_string(self, meta: Meta, c: List[Any]) -> str:
+        return _unquote(c[0])
+
+    def label_int(self, meta: Meta, c: List[Any]) -> str:
+        return str(c[0])
+
+    # --------------------------------------------------------------- tables
+
+    def table_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        name, die, rows = c[0], c[1], c[2:]
+        return ("tables", ir.Table(str(name), self._num(die, 1), tuple(rows), _pos(meta)), meta)
+
+    def table_row(self, meta: Meta, c: List[Any]) -> ir.Row:
+        low = self._num(c[0])
+        rest = list(c[1:])
+        high = low
+        if rest and isinstance(rest[0], Token) and rest[0].type == "INT":
+            high = self._num(rest.pop(0))
+        label = None
+        if rest and isinstance(rest[0], str) and not isinstance(rest[0], Token):
+            label = rest.pop(0)
+        return ir.Row(low, high, label, _stmts(rest), _pos(meta))
+
+    def test_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        param, die, op, target = c
+        if str(target) != str(param):
+            self._error(target, f"a test compares the roll with its parameter "
+                                f"'{param}', not '{target}'")
+        return ("test", ir.TestDef(str(param), self._num(die, 1), str(op), _pos(meta)), meta)
+
+    # ---------------------------------------------------------------- rules
+
+    def rule_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        name, *rest = c
+        body = rest.pop()
+        return ("rules", ir.Rule(str(name), body, tuple(rest), _pos(meta)), meta)
+
+    def param(self, meta: Meta, c: List[Any]) -> ir.Param:
+        return ir.Param(str(c[0]), str(c[1]) if len(c) > 1 else "number", _pos(meta))
+
+    def option_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        name, rest = c[0], list(c[1:])
+        prompt = None
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            prompt = _unquote(rest.pop(0))
+        return ("options", ir.Option(str(name), prompt, tuple(rest), _pos(meta)), meta)
+
+    def choice_item(self, meta: Meta, c: List[Any]) -> ir.Choice:
+        rest = list(c[1:])
+        cond = None
+        if rest and isinstance(rest[0], list):          # ["if", condition]
+            cond = rest.pop(0)[1]
+        if len(rest) == 1 and isinstance(rest[0], tuple):   # "Label" { … }
+            rest = list(rest[0])
+        return ir.Choice(_unquote(c[0]), _stmts(rest), cond, _pos(meta))
+
+    def choice_cond(self, meta: Meta, c: List[Any]) -> List[Any]:
+        return ["if", c[0]]
+
+    def setup_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("setup", c[0], meta)
+
+    def turn_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        first = when = None
+        phases = []
+        for item in c:
+            if isinstance(item, tuple):
+                if item[0] == "order":
+                    first = item[1]
+                else:
+                    when = item[1]
+            else:
+                phases.append(item)
+        return ("turn", ir.Turn(first, when, tuple(phases), _pos(meta)), meta)
+
+    def turn_order(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("order", c[0])
+
+    def turn_when(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("when", c[0])
+
+    def phase(self, meta: Meta, c: List[Any]) -> ir.Phase:
+        return ir.Phase(str(c[0]), c[1], _pos(meta))
+
+    def trigger_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("triggers", ir.Trigger(c[0], c[1], _pos(meta)), meta)
+
+    def draw_trigger_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        deck, var, *rest = c
+        body = rest.pop()
+        return ("draw_triggers", ir.DrawTrigger(str(deck), str(var), rest[0] if rest else None,
+                                                body, _pos(meta)), meta)
+
+    def move_card(self, meta: Meta, c: List[Any]) -> ir.MoveCard:
+        return ir.MoveCard(_unquote(c[0]), c[1], c[2], _pos(meta))
+
+    def reroll_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("reroll", ir.Reroll(c[0], c[1], _pos(meta)), meta)
+
+    def end_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("endings", ir.Ending(_unquote(c[0]), c[1], _pos(meta)), meta)
+
+    def score_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("score", list(c), meta)
+
+    def score_item(self, meta: Meta, c: List[Any]) -> ir.ScoreItem:
+        return ir.ScoreItem(c[0], c[1] if len(c) > 1 else None, _pos(meta))
+
+    def winner_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("winner", str(c[0]), meta)
+
+    # ----------------------------------------------------------- statements
+
+    def block(self, meta: Meta, c: List[Any]) -> Tuple[Any, ...]:
+        return _stmts(c)
+
+    def single(self, meta: Meta, c: List[Any]) -> Tuple[Any, ...]:
+        return _stmts(c)
+
+    def assign(self, meta: Meta, c: List[Any]) -> ir.Assign:
+        target, op, value = c
+        return ir.Assign(target, str(op), value, _pos(meta))
+
+    def let(self, meta: Meta, c: List[Any]) -> ir.Let:
+        return ir.Let(str(c[0]), c[2], _pos(meta))
+
+    def stop(self, meta: Meta, c: List[Any]) -> ir.Stop:
+        return ir.Stop(_pos(meta))
+
+    def roll_on(self, meta: Meta, c: List[Any]) -> ir.RollOn:
+        return ir.RollOn(str(c[0]), _pos(meta))
+
+    def test(self, meta: Meta, c: List[Any]) -> ir.Test:
+        return ir.Test(c[0], _pos(meta))
+
+    def draw(self, meta: Meta, c: List[Any]) -> ir.Draw:
+        return ir.Draw(c[0], c[1], c[2], _pos(meta))
+
+    def move_all(self, meta: Meta, c: List[Any]) -> ir.MoveAll:
+        return ir.MoveAll(c[0], c[1], _pos(meta))
+
+    def move_cards(self, meta: Meta, c: List[Any]) -> ir.MoveCards:
+        return ir.MoveCards(str(c[0]), c[1], c[2], _pos(meta))
+
+    def choose_cards(self, meta: Meta, c: List[Any]) -> ir.ChooseCards:
+        (low, high), pile, var = c[0], c[1], c[2]
+        prompt = _unquote(c[3]) if len(c) > 3 else None
+        return ir.ChooseCards(low, high, pile, str(var), prompt, _pos(meta))
+
+    def up_to(self, meta: Meta, c: List[Any]) -> Tuple[Any, Any]:
+        return (ir.Num(0, _pos(meta)), c[0])
+
+    def exactly(self, meta: Meta, c: List[Any]) -> Tuple[Any, Any]:
+        return (c[0], c[0])
+
+    def choose_option(self, meta: Meta, c: List[Any]) -> ir.ChooseOption:
+        return ir.ChooseOption(str(c[0]), _pos(meta))
+
+    def choose_row(self, meta: Meta, c: List[Any]) -> ir.ChooseRow:
+        return ir.ChooseRow(str(c[0]), self._num(c[1]), self._num(c[2]), _pos(meta))
+
+    def skip(self, meta: Meta, c: List[Any]) -> ir.Skip:
+        return ir.Skip(str(c[0]), _pos(meta))
+
+    def end_turn(self, meta: Meta, c: List[Any]) -> ir.EndTurn:
+        return ir.EndTurn(_pos(meta))
+
+    def end_game(self, meta: Meta, c: List[Any]) -> ir.EndGame:
+        return ir.EndGame(_unquote(c[0]), _pos(meta))
+
+    def log(self, meta: Meta, c: List[Any]) -> ir.Log:
+        return ir.Log(_unquote(c[0]), _pos(meta))
+
+    def call(self, meta: Meta, c: List[Any]) -> ir.Call:
+        return ir.Call(str(c[0]), (), _pos(meta))
+
+    def call_args(self, meta: Meta, c: List[Any]) -> ir.Call:
+        return ir.Call(str(c[0]), tuple(x for x in c[1:] if x is not None), _pos(meta))
+
+    def cond_expr(self, meta: Meta, c: List[Any]) -> ir.IfExpr:
+        return ir.IfExpr(c[0], c[1], c[2], _pos(meta))
+
+    def repeat(self, meta: Meta, c: List[Any]) -> ir.Repeat:
+        return ir.Repeat(c[0], c[1], _pos(meta))
+
+    def while_(self, meta: Meta, c: List[Any]) -> ir.While:
+        return ir.While(c[0], c[1], _pos(meta))
+
+    def for_each_piece(self, meta: Meta, c: List[Any]) -> ir.ForEachPiece:
+        pieces, var, *rest = c
+        body = rest.pop()
+        return ir.ForEachPiece(str(pieces), str(var), rest[0] if rest else None, body, _pos(meta))
+
+    def choose_piece(self, meta: Meta, c: List[Any]) -> ir.ChoosePiece:
+        pieces, var, *rest = c
+        prompt = None
+        if rest and isinstance(rest[-1], Token) and rest[-1].type == "STRING":
+            prompt = _unquote(rest.pop())
+        return ir.ChoosePiece(str(pieces), str(var), rest[0] if rest else None, prompt, _pos(meta))
+
+    def for_each(self, meta: Meta, c: List[Any]) -> ir.ForEachPlayer:
+        c = list(c)
+        other = False
+        if c and isinstance(c[0], Token) and c[0].type == "OTHER":
+            other = True
+            c.pop(0)
+        body = c.pop()
+        var = cond = None
+        if c and isinstance(c[0], Token) and c[0].type == "NAME":
+            var = str(c.pop(0))
+        if c:
+            cond = c.pop(0)
+        return ir.ForEachPlayer(var, other, cond, body, _pos(meta))
+
+    def choose_one(self, meta: Meta, c: List[Any]) -> ir.ChooseOne:
+        c = list(c)
+        prompt = None
+        if c and isinstance(c[0], Token):
+            prompt = _unquote(c.pop(0))
+        return ir.ChooseOne(prompt, tuple(c), _pos(meta))
+
+    def may(self, meta: Meta, c: List[Any]) -> ir.May:
+        return ir.May(_unquote(c[0]), c[1], c[2] if len(c) > 2 else (), _pos(meta))
+
+    def pick_piece(self, meta: Meta, c: List[Any]) -> ir.PickPiece:
+        return ir.PickPiece(str(c[0]), str(c[1]), c[2] if len(c) > 2 else None, _pos(meta))
+
+    def choose_number(self, meta: Meta, c: List[Any]) -> ir.ChooseNumber:
+        return ir.ChooseNumber(c[0], c[1], str(c[2]), _unquote(c[3]) if len(c) > 3 else None,
+                               _pos(meta))
+
+    def if_stmt(self, meta: Meta, c: List[Any]) -> ir.If:
+        # cond body (cond body)* [body]
+        items = list(c)
+        last = len(items) - len(items) % 2
+        pairs = [(items[i], items[i + 1]) for i in range(0, last, 2)]
+        orelse: Tuple[Any, ...] = items[last] if last < len(items) else ()
+        for cond, body in reversed(pairs):
+            # An 'else if' is placed at its condition (the outer 'if' at
+            # the statement's start, below).
+            orelse = (ir.If(cond, body, orelse, getattr(cond, "pos", None) or _pos(meta)),)
+        node: ir.If = orelse[0]
+        return attrs.evolve(node, pos=_pos(meta))
+
+    # ---------------------------------------------------------- expressions
+
+    def _binary(self, meta: Meta, c: List[Any]) -> ir.Expr:
+        left: ir.Expr = c[0]
+        for i in range(1, len(c), 2):
+            left = ir.BinOp(str(c[i]), left, c[i + 1], _pos(meta))
+        return left
+
+    sum = _binary
+    product = _binary
+
+    def or_expr(self, meta: Meta, c: List[Any]) -> ir.Expr:
+        left: ir.Expr = c[0]
+        for right in c[1:]:
+            left = ir.BinOp("or", left, right, _pos(meta))
+        return left
+
+    def and_expr(self, meta: Meta, c: List[Any]) -> ir.Expr:
+        left: ir.Expr = c[0]
+        for right in c[1:]:
+            left = ir.BinOp("and", left, right, _pos(meta))
+        return left
+
+    def not_(self, meta: Meta, c: List[Any]) -> ir.Not:
+        return ir.Not(c[0], _pos(meta))
+
+    def comparison(self, meta: Meta, c: List[Any]) -> ir.Compare:
+        return ir.Compare(str(c[1]), c[0], c[2], _pos(meta))
+
+    def is_(self, meta: Meta, c: List[Any]) -> ir.Compare:
+        return ir.Compare("==", c[0], c[1], _pos(meta))
+
+    def is_not(self, meta: Meta, c: List[Any]) -> ir.Compare:
+        return ir.Compare("!=", c[0], c[1], _pos(meta))
+
+    def neg(self, meta: Meta, c: List[Any]) -> Union[ir.Num, ir.Neg]:
+        if isinstance(c[1], ir.Num):
+            return ir.Num(-c[1].value, _pos(meta))
+        return ir.Neg(c[1], _pos(meta))
+
+    def int(self, meta: Meta, c: List[Any]) -> ir.Num:
+        return ir.Num(self._num(c[0]), _pos(meta))
+
+    def yes(self, meta: Meta, c: List[Any]) -> ir.Bool:
+        return ir.Bool(True, _pos(meta))
+
+    def no(self, meta: Meta, c: List[Any]) -> ir.Bool:
+        return ir.Bool(False, _pos(meta))
+
+    def none(self, meta: Meta, c: List[Any]) -> ir.NoneLit:
+        return ir.NoneLit(_pos(meta))
+
+    def this_player(self, meta: Meta, c: List[Any]) -> ir.ThisPlayer:
+        return ir.ThisPlayer(_pos(meta))
+
+    def round_(self, meta: Meta, c: List[Any]) -> ir.Round:
+        return ir.Round(_pos(meta))
+
+    def passed(self, meta: Meta, c: List[Any]) -> ir.TestResult:
+        return ir.TestResult("passed", _pos(meta))
+
+    def failed(self, meta: Meta, c: List[Any]) -> ir.TestResult:
+        return ir.TestResult("failed", _pos(meta))
+
+    def margin(self, meta: Meta, c: List[Any]) -> ir.TestResult:
+        return ir.TestResult("margin", _pos(meta))
+
+    def failed_by(self, meta: Meta, c: List[Any]) -> ir.BinOp:
+        p = _pos(meta)
+        return ir.BinOp("and", ir.TestResult("failed", p),
+                        ir.Compare(">=", ir.TestResult("margin", p), c[0], p), p)
+
+    def roll(self, meta: Meta, c: List[Any]) -> ir.Roll:
+        count = 1
+        if len(c) == 2:
+            count = self._num(c[0])
+        return ir.Roll(count, self._num(c[-1], 1), _pos(meta))
+
+    def roll_off(self, meta: Meta, c: List[Any]) -> ir.RollOff:
+        return ir.RollOff(self._num(c[0], 1), _pos(meta))
+
+    def count_cards(self, meta: Meta, c: List[Any]) -> ir.CountCards:
+        return ir.CountCards(_unquote(c[0]), c[1], _pos(meta))
+
+    def pile_size(self, meta: Meta, c: List[Any]) -> ir.PileSize:
+        return ir.PileSize(c[0], _pos(meta))
+
+    def sum_cards(self, meta: Meta, c: List[Any]) -> ir.SumCards:
+        return ir.SumCards(str(c[0]), c[1], _pos(meta))
+
+    def _query(self, kind: str, meta: Meta, c: List[Any]) -> ir.PlayerQuery:
+        c = list(c)
+        other = bool(c and isinstance(c[0], Token) and c[0].type == "OTHER")
+        if other:
+            c.pop(0)
+        return ir.PlayerQuery(kind, other, c[0] if c else None, _pos(meta))
+
+    def count_players(self, meta: Meta, c: List[Any]) -> ir.PlayerQuery:
+        return self._query("count", meta, c)
+
+    def no_players(self, meta: Meta, c: List[Any]) -> ir.PlayerQuery:
+        return self._query("none", meta, c)
+
+    def any_players(self, meta: Meta, c: List[Any]) -> ir.PlayerQuery:
+        return self._query("any", meta, c)
+
+    def extreme(self, meta: Meta, c: List[Any]) -> ir.Extreme:
+        other = len(c) > 2
+        return ir.Extreme(str(c[0]), c[1], other, _pos(meta))
+
+    def pool(self, meta: Meta, c: List[Any]) -> ir.Pool:
+        return ir.Pool(c[0], self._num(c[1], 1), _pos(meta))
+
+    def no_dice(self, meta: Meta, c: List[Any]) -> ir.NoDice:
+        return ir.NoDice(_pos(meta))
+
+    def spend(self, meta: Meta, c: List[Any]) -> ir.Spend:
+        return ir.Spend(c[0], str(c[1]), c[2], str(c[3]), _pos(meta))
+
+    def count_pool(self, meta: Meta, c: List[Any]) -> ir.PoolCount:
+        return ir.PoolCount(str(c[0]), str(c[1]), c[2], _pos(meta))
+
+    def _piece_query(self, kind: str, meta: Meta, c: List[Any]) -> ir.PieceQuery:
+        return ir.PieceQuery(kind, str(c[0]), c[1] if len(c) > 1 else None, _pos(meta))
+
+    def count_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceQuery:
+        return self._piece_query("count", meta, c)
+
+    def none_of_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceQuery:
+        return self._piece_query("none", meta, c)
+
+    def any_of_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceQuery:
+        return self._piece_query("any", meta, c)
+
+    def extreme_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceExtreme:
+        return ir.PieceExtreme(str(c[0]), c[1], str(c[2]), c[3] if len(c) > 3 else None, _pos(meta))
+
+    def call_fn(self, meta: Meta, c: List[Any]) -> ir.CallFn:
+        return ir.CallFn(str(c[0]), tuple(c[1:]), _pos(meta))
+
+    def name(self, meta: Meta, c: List[Any]) -> ir.Name:
+        return ir.Name(str(c[0]), _pos(meta))
+
+    def attr(self, meta: Meta, c: List[Any]) -> ir.Attr:
+        return ir.Attr(str(c[0]), str(c[1]), _pos(meta))
+
+    def pile(self, meta: Meta, c: List[Any]) -> ir.PileRef:
+        return ir.PileRef(str(c[0]), str(c[1]) if len(c) > 1 else None, _pos(meta))
