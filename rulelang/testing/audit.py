@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Dict, List, Optional, Sequence
+from types import FrameType
+from typing import Any, Callable, Dict, List, Literal, Optional, Sequence, Tuple
 
 #: Audit events that a hermetic engine never raises (prefixes).
 _WATCHED = ("open", "os.", "shutil.", "socket.", "subprocess.", "import", "time.sleep",
@@ -20,18 +21,18 @@ _NOT_ENGINE = ("rulelang.testing", "rulelang.cli", "rulelang.__main__")
 _audit_state: Dict[str, Any] = {"installed": False, "active": None, "busy": False}
 
 
-def _in_engine(frame) -> Optional[str]:
+def _in_engine(frame: Optional[FrameType]) -> Optional[str]:
     """The first rulelang module (other than the harness and the command
     line) on the stack from ``frame`` up, or None."""
     while frame is not None:
-        name = frame.f_globals.get("__name__", "")
+        name: str = frame.f_globals.get("__name__", "")
         if name.startswith("rulelang") and not name.startswith(_NOT_ENGINE):
             return name
         frame = frame.f_back
     return None
 
 
-def _audit_hook(event, args):
+def _audit_hook(event: str, args: Tuple[Any, ...]) -> None:
     if _audit_state is None:        # (the interpreter is shutting down)
         return
     audit = _audit_state["active"]
@@ -64,12 +65,12 @@ class EngineAudit:
     while active.  Warm the engine up first (load a ruleset, make a syntax
     error, play a game): the first use of a library may import modules."""
 
-    def __init__(self, allow_open: Sequence[str] = ()):
+    def __init__(self, allow_open: Sequence[str] = ()) -> None:
         self.allow = {os.path.realpath(os.fspath(p)) for p in allow_open}
-        self.events: List[tuple] = []
+        self.events: List[Tuple[str, str, str]] = []
         self._saved: Dict[str, Any] = {}
 
-    def allowed(self, args) -> bool:
+    def allowed(self, args: Tuple[Any, ...]) -> bool:
         path, mode = args[0], args[1] if len(args) > 1 else "r"
         if isinstance(path, int) or not isinstance(mode, str) or set(mode) - set("rbt"):
             return False
@@ -92,10 +93,10 @@ class EngineAudit:
         _audit_state["active"] = self
         return self
 
-    def _clock(self, name, real):
+    def _clock(self, name: str, real: Callable[..., Any]) -> Callable[..., Any]:
         events = self.events
 
-        def clock(*args):
+        def clock(*args: Any) -> Any:
             if not _audit_state["busy"]:
                 _audit_state["busy"] = True
                 try:
@@ -107,7 +108,7 @@ class EngineAudit:
             return real(*args)
         return clock
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         import time
         _audit_state["active"] = None
         for name, real in self._saved.items():

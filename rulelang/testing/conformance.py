@@ -8,15 +8,18 @@ import json
 import os
 import random
 import re
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
 from ..engine import Game
 from .audit import EngineAudit
-from .processes import _child, _communicate_all, _digests, _game_of_job, _job
-from .report import DEFAULT_MAX_MOVES, Failure, Report, _Spec
+from .processes import Child, _child, _communicate_all, _digests, _game_of_job, _job
+from .report import DEFAULT_MAX_MOVES, Failure, Fresh, Report, _Spec
 from .runner import _Runner
+
+#: A game to play: (its chance mode, its index among that mode's games, its spec).
+Play = Tuple[str, int, _Spec]
 
 _PRAGMA = re.compile(r"^[ \t]*#[ \t]*conformance:[ \t]*max-moves[ \t]+(\d+)[ \t]*$", re.M)
 
@@ -69,7 +72,7 @@ def check_ruleset(game: Game, games: int = 200, seed: int = 0, *,
         parts = _in_workers(game, specs, bound, fresh_games, workers, max_failures, audit)
     else:
         parts = [_play_games(game, specs, bound, fresh_games, max_failures, audit)]
-    fresh: List[tuple] = []
+    fresh: List[Fresh] = []
     for part in parts:
         report.moves += part["moves"]
         for mode, n in part["games"].items():
@@ -86,15 +89,15 @@ def check_ruleset(game: Game, games: int = 200, seed: int = 0, *,
     return report
 
 
-def _play_games(game: Game, specs, bound, fresh_games, max_failures,
-                audit=False) -> Dict[str, Any]:
+def _play_games(game: Game, specs: Sequence[Play], bound: int, fresh_games: int, max_failures: int,
+                audit: bool = False) -> Dict[str, Any]:
     """Play these games (``(mode, index, spec)``); the moves made, the games
     played per mode, the failures and the record of the games chosen for
     fresh-process replays."""
     report = Report(ruleset=game.title, max_moves=bound)
     runner = _Runner(game, report, bound)
     played_by_mode: Dict[str, int] = {}
-    fresh = []
+    fresh: List[Fresh] = []
     for mode, i, spec in specs:
         if len(report.failures) >= max_failures:
             break
@@ -114,18 +117,19 @@ def _play_games(game: Game, specs, bound, fresh_games, max_failures,
             "fresh": fresh}
 
 
-def _in_workers(game, specs, bound, fresh_games, workers, max_failures, audit):
+def _in_workers(game: Game, specs: List[Play], bound: int, fresh_games: int, workers: int,
+                max_failures: int, audit: bool) -> List[Dict[str, Any]]:
     """``_play_games`` in ``workers`` child processes (``python -m
     rulelang.testing play``), the games dealt out in turn."""
     groups = [specs[k::workers] for k in range(workers)]
-    procs = []
+    procs: List[Child] = []
     for group in groups:
         job = json.loads(_job(game, []))
         job.update(play=[[mode, i, attrs.asdict(spec)] for mode, i, spec in group],
                    bound=bound, fresh_games=fresh_games, max_failures=max_failures,
                    audit=audit)
         procs.append(_child("play", json.dumps(job).encode(), os.environ.get("PYTHONHASHSEED")))
-    parts = []
+    parts: List[Dict[str, Any]] = []
     for (proc, _), (out, err) in zip(procs, _communicate_all(procs)):
         if proc.returncode != 0:
             raise RuntimeError("a conformance worker failed:\n" + err.decode(errors="replace"))
@@ -146,10 +150,10 @@ def _play_child(job: Dict[str, Any]) -> Dict[str, Any]:
     return part
 
 
-def _spec(game, seed, i, mode, counts, log_every):
+def _spec(game: Game, seed: int, i: int, mode: str, counts: List[int], log_every: int) -> _Spec:
     game_seed = seed + i
     rng = random.Random(game_seed * 2 + (mode == "explicit"))
-    options = None
+    options: Optional[Dict[str, Any]] = None
     if game.options and i % 3 == 2:
         # Answer the setup options in advance: a label for everyone, or
         # seat by seat (None: that seat still decides during the game).

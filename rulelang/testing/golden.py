@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any, List
 
 from ..engine import CHANCE, Game
 
@@ -25,7 +26,8 @@ def golden_log(game: Game, players: int, seed: int, chance: str = "sample") -> s
         shown = len(log)
         if st.is_over:
             break
-        legal = st.legal_moves()
+        # (``Any``: ``Move`` declares no types for its slots.)
+        legal: List[Any] = st.legal_moves()
         if st.current_player == CHANCE:
             move = rng.choices(legal, weights=[float(m.probability) for m in legal])[0]
             who = "chance"

@@ -10,17 +10,21 @@ import os
 import pickle
 import subprocess
 import sys
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Sequence, Tuple, Union
 
 import attrs
 
 from .. import api
-from ..engine import Game, State, compile_ruleset
+from ..engine import Game, compile_ruleset
+from ..engine.kinds import St
 from ..errors import IllegalMoveError, RulesetError
 from ..limits import Limits
 
+#: A child process and the job to send it.
+Child = Tuple[subprocess.Popen[bytes], bytes]
 
-def _child(command: str, job: bytes, hash_seed: Optional[str]):
+
+def _child(command: str, job: bytes, hash_seed: Union[int, str, None]) -> Child:
     """A ``python -m rulelang.testing COMMAND`` process (and its input),
     able to import this rulelang."""
     env = dict(os.environ)
@@ -34,11 +38,11 @@ def _child(command: str, job: bytes, hash_seed: Optional[str]):
     return proc, job
 
 
-def _communicate_all(procs, timeout=3600):
+def _communicate_all(procs: Sequence[Child], timeout: float = 3600) -> List[Tuple[bytes, bytes]]:
     """(stdout, stderr) of every child, all running at once."""
     import concurrent.futures
 
-    def talk(proc_job):
+    def talk(proc_job: Child) -> Tuple[bytes, bytes]:
         proc, job = proc_job
         try:
             return proc.communicate(job, timeout=timeout)
@@ -54,7 +58,7 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def _digests(states: Sequence[State]) -> List[str]:
+def _digests(states: Sequence[St]) -> List[str]:
     """A digest of the state at every step (its saved JSON without the log,
     which grows with every step) and of the whole saved JSON at the end."""
     out = [_digest(json.dumps(st._plain(), separators=(",", ":"))) for st in states]
@@ -62,7 +66,7 @@ def _digests(states: Sequence[State]) -> List[str]:
     return out
 
 
-def _job(game: Game, games) -> bytes:
+def _job(game: Game, games: List[Tuple[Dict[str, Any], List[str]]]) -> bytes:
     rs = game.ruleset
     job: Dict[str, Any] = {"limits": attrs.asdict(game.limits), "games": games}
     if rs.source and not rs.filename.endswith((".json", ".yaml", ".yml")):
@@ -81,7 +85,7 @@ def _game_of_job(job: Dict[str, Any]) -> Game:
 
 def _replay_child(job: Dict[str, Any]) -> Dict[str, Any]:
     game = _game_of_job(job)
-    out = []
+    out: List[List[str]] = []
     for spec, labels in job["games"]:
         st = game.new_game(players=spec["players"], seed=spec["seed"], chance=spec["chance"],
                            options=spec["options"], log=spec["log"])

@@ -3,7 +3,7 @@ takes to see it again), and the records the runner passes around."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import attrs
 
@@ -22,7 +22,7 @@ class Failure:
     options: Optional[Dict[str, Any]]
     #: The moves (labels) from ``new_game`` up to the failure; when the
     #: failure happened while making a move, that move is the last one.
-    moves: tuple
+    moves: Tuple[str, ...]
     log: bool = True
 
     def reproduce(self, ruleset: str = "RULESET") -> str:
@@ -82,7 +82,7 @@ class Report:
 
 
 class _Failed(Exception):
-    def __init__(self, check, message):
+    def __init__(self, check: str, message: str) -> None:
         super().__init__(message)
         self.check = check
         self.message = message
@@ -96,3 +96,8 @@ class _Spec:
     options: Optional[Dict[str, Any]]
     log: bool
     pick: int
+
+
+#: A game chosen for the fresh-process replays: (its spec, the labels of its
+#: moves, the digest of its state at every step: ``processes._digests``).
+Fresh = Tuple[_Spec, List[str], List[str]]

@@ -9,34 +9,40 @@ import os
 import random
 import traceback
 from fractions import Fraction
-from typing import Any, List, Optional
+from typing import Any, Callable, List, NoReturn, Optional, Sequence, Set, Tuple
 
 import attrs
 
 from ..engine import CHANCE, Game, Move, State
+from ..engine.kinds import St
 from ..engine.ops import DrawOp
 from ..engine.visibility import pile_seen_by, sees
 from ..errors import IllegalMoveError, RulesetError
 from .processes import _child, _communicate_all, _job
-from .report import Failure, Report, _Failed, _Spec
+from .report import Failure, Fresh, Report, _Failed, _Spec
+
+# A state is ``St`` here, as in the engine (``Any`` to mypy), and what it
+# hands out (its moves, its log entries) ``Any``: ``State`` and ``Move`` are
+# slotted classes that declare no types for their slots, and the harness
+# reads those (the state's internals too) all through.
 
 
-def _norm(st: State):
+def _norm(st: St) -> Tuple[Any, ...]:
     """The state without its chance mode and generator (for comparing a
     sample game with its explicit replay)."""
     return (st.n, st.v, st.g, st.piles, st.stack, st.waiting, st.actor, st.rerolling,
             st.turn_player, st.round, st.order_pos, st.skips, st.test, st.over)
 
 
-def _log_of(st: State):
+def _log_of(st: St) -> List[Tuple[Any, ...]]:
     return [(e.round, e.player, e.kind, e.text, e.value, e.public, e.seen_by, e.public_value)
             for e in st.log]
 
 
-def _new_entries(before: State, after: State) -> list:
+def _new_entries(before: St, after: St) -> List[Any]:
     """The log entries ``after`` (a state played on from ``before``) wrote
     since ``before``, oldest first."""
-    out = []
+    out: List[Any] = []
     node, stop = after.log_tail, before.log_tail
     while node is not None and node is not stop:
         out.append(node[0])
@@ -45,7 +51,7 @@ def _new_entries(before: State, after: State) -> list:
     return out
 
 
-def _given(entries, seat, restricted=False) -> list:
+def _given(entries: Sequence[Any], seat: Optional[int], restricted: bool = False) -> List[Any]:
     """The entries as ``seat`` gets them (``LogEntry.for_seat``), as data;
     ``restricted``: only those not everyone may read in full (an entry
     everyone reads may name a card that was in sight when it was written
@@ -54,7 +60,7 @@ def _given(entries, seat, restricted=False) -> list:
             if not restricted or e.seen_by is not None]
 
 
-def _public_shape(st: State, entries, seat):
+def _public_shape(st: St, entries: Sequence[Any], seat: Optional[int]) -> Optional[Tuple[Any, ...]]:
     """What may legitimately differ between two games that differ only in
     cards hidden from ``seat`` when the rules themselves make them matter
     (a stat, a pile everyone sees, which rule runs next, which kinds of
@@ -69,12 +75,13 @@ def _public_shape(st: State, entries, seat):
             [(e.round, e.player, e.kind, e.seen_by) for e in entries])
 
 
-def _comparable(a: State, a_entries, b: State, b_entries, seat) -> bool:
+def _comparable(a: St, a_entries: Sequence[Any], b: St, b_entries: Sequence[Any],
+                seat: Optional[int]) -> bool:
     shape = _public_shape(a, a_entries, seat)
     return shape is not None and shape == _public_shape(b, b_entries, seat)
 
 
-def _refusal(st: State, seat) -> str:
+def _refusal(st: St, seat: Optional[int]) -> str:
     """The message ``seat`` gets for a move that is no move."""
     try:
         st.apply("\x00 not a move", player=seat)
@@ -84,18 +91,18 @@ def _refusal(st: State, seat) -> str:
 
 
 class _Runner:
-    def __init__(self, game: Game, report: Report, bound: int):
+    def __init__(self, game: Game, report: Report, bound: int) -> None:
         self.game = game
         self.report = report
         self.bound = bound
-        self.seen_move_sets = set()    # move lists whose to_dict() was checked
+        self.seen_move_sets: Set[Tuple[str, ...]] = set()    # move lists whose to_dict() was checked
         #: (seat, twin): the state of this step with the cards hidden from
         #: that seat dealt differently (``_check_views``), or None
-        self.hidden_twin = None
+        self.hidden_twin: Optional[Tuple[Optional[int], St]] = None
 
     # ------------------------------------------------------------ one game
 
-    def play(self, spec: _Spec):
+    def play(self, spec: _Spec) -> Optional[Tuple[List[str], List[St]]]:
         """Play one game with every check; returns (labels, states) — the
         move labels and a clone of the state before each move and at the
         end — or None when the game failed (the failure is reported)."""
@@ -118,14 +125,14 @@ class _Runner:
             self.report.moves += len(labels)
         return None
 
-    def _fail(self, spec, check, message, labels):
+    def _fail(self, spec: _Spec, check: str, message: str, labels: Sequence[str]) -> None:
         self.report.failures.append(Failure(check, message, spec.seed, spec.players, spec.chance,
                                             spec.options, tuple(labels), spec.log))
 
-    def _play(self, spec: _Spec, labels: List[str]):
+    def _play(self, spec: _Spec, labels: List[str]) -> Tuple[List[str], List[St], List[List[str]]]:
         game = self.game
-        st = game._new_state(spec.players, spec.seed, spec.chance, spec.options, None, spec.log)
-        record = None
+        st: St = game._new_state(spec.players, spec.seed, spec.chance, spec.options, None, spec.log)
+        record: Optional[List[str]] = None
         if spec.chance == "sample":
             record = st.chance_record = []
         before = st.clone() if spec.log and spec.chance == "sample" else None
@@ -133,10 +140,10 @@ class _Runner:
         if before is not None:      # what the setup's draws write
             self._check_shuffled(before, st, _new_entries(before, st), State._run, "in the setup")
         rng = random.Random(spec.pick)
-        states: List[State] = []
+        states: List[St] = []
         outcomes: List[List[str]] = []
         earlier: List[str] = []     # labels legal earlier in the game
-        earlier_set = set()
+        earlier_set: Set[str] = set()
         step = 0
         while True:
             if record is not None:
@@ -188,7 +195,7 @@ class _Runner:
         return labels, states, outcomes
 
     @staticmethod
-    def _check_atomic(st: State, move: Move):
+    def _check_atomic(st: St, move: Any) -> None:
         """The move made in a copy whose limits are so tight that most moves
         fail inside ``apply`` (a jump back or a rule called is past them):
         a failed apply leaves the copy exactly as ``st``."""
@@ -203,7 +210,7 @@ class _Runner:
             raise _Failed("atomic", f"apply({move.label!r}) past a limit raised "
                                     f"{type(e).__name__} ({e}), not RulesetError") from None
 
-    def _check_position(self, st: State, step: int, rng: random.Random):
+    def _check_position(self, st: St, step: int, rng: random.Random) -> Optional[List[Any]]:
         """The legal-moves, chance and view checks; returns the legal moves,
         or None when the game is over."""
         moves = st.legal_moves()
@@ -253,7 +260,7 @@ class _Runner:
         self._check_views(st, step, rng)
         return None if st.is_over else moves
 
-    def _check_views(self, st: State, step: int, rng: random.Random):
+    def _check_views(self, st: St, step: int, rng: random.Random) -> None:
         # One seat per step, in turn (the spectator too): every seat's view
         # is checked every few steps all through the game.
         seats = list(range(st.players)) + [None]
@@ -282,7 +289,7 @@ class _Runner:
                                         f"cards hidden from it are dealt differently")
         self.hidden_twin = (seat, twin)
 
-    def _check_new_entries(self, st: State, after: State, move: Move, moves, origin: State):
+    def _check_new_entries(self, st: St, after: St, move: Any, moves: List[Any], origin: St) -> None:
         """The log entries a move writes, as each seat gets them, are JSON;
         as the seat whose view was checked gets them, they are the same in
         the twin whose cards hidden from it were dealt differently (when
@@ -315,7 +322,8 @@ class _Runner:
         self._check_shuffled(st, after, new, lambda twin: twin.apply(move.label),
                              f"after {move.label!r}")
 
-    def _check_shuffled(self, st: State, after: State, new, advance, when):
+    def _check_shuffled(self, st: St, after: St, new: List[Any], advance: Callable[[St], Any],
+                        when: str) -> None:
         """Sample mode: the same move (``advance``) where only the decks'
         order differs, so that any draw it leads to draws other cards, gives
         every seat the same new entries (when ``_public_shape`` agrees)."""
@@ -333,7 +341,7 @@ class _Runner:
                 if mine != other:
                     self._leak(seat, f"{when} (the decks in another order)", mine, other)
 
-    def _check_draw(self, st: State, after: State, move: Move, moves, new):
+    def _check_draw(self, st: St, after: St, move: Any, moves: List[Any], new: List[Any]) -> None:
         """At a draw into a pile hidden from some seats, other cards drawn
         (up to two more) give those seats the same new entries."""
         fr = st.stack[-1]
@@ -362,7 +370,7 @@ class _Runner:
                     self._leak(seat, f"when {move.label!r} rather than {other.label!r}",
                                mine, their)
 
-    def _leak(self, seat, when, mine, theirs):
+    def _leak(self, seat: Optional[int], when: str, mine: List[Any], theirs: List[Any]) -> NoReturn:
         who = "a spectator" if seat is None else f"seat {seat}"
         at = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), 0)
         a = mine[at] if at < len(mine) else None
@@ -370,9 +378,10 @@ class _Runner:
         raise _Failed("hidden", f"the log entries {who} gets {when} depend on cards hidden from it: "
                                 f"{a} in one game, {b} in another")
 
-    _JUNK = ("\x00 not a move", None, 7, b"bytes", ("a",), Move("\x01 nor this", None), "")
+    _JUNK: Tuple[Any, ...] = ("\x00 not a move", None, 7, b"bytes", ("a",), Move("\x01 nor this", None), "")
 
-    def _check_illegal(self, st: State, saved: State, legal, earlier, rng, step):
+    def _check_illegal(self, st: St, saved: St, legal: Set[str], earlier: List[str],
+                       rng: random.Random, step: int) -> None:
         # Two probes a step: a kind of junk in turn, and a label that was
         # legal earlier in the game but is not now (as a label or a Move).
         probes: List[Any] = [self._JUNK[step % len(self._JUNK)]]
@@ -415,9 +424,9 @@ class _Runner:
         if st != saved:
             raise _Failed("illegal-move", "a move refused to a seat changed the state")
 
-    def _check_restore(self, st: State) -> State:
+    def _check_restore(self, st: St) -> St:
         text = st.to_json()
-        restored = self.game.restore(text)
+        restored: St = self.game.restore(text)
         if restored != st:
             raise _Failed("restore", "restore(to_json()) does not equal the state")
         # Saved again it gives the same JSON (compared before encoding).
@@ -437,7 +446,7 @@ class _Runner:
                 raise _Failed("replay", "Game.replay(state.to_replay()) does not give the state")
         return restored
 
-    def _check_over(self, st: State):
+    def _check_over(self, st: St) -> None:
         text = st.to_json()
         for bad in ("\x00 not a move", "roll 1"):
             try:
@@ -459,7 +468,7 @@ class _Runner:
 
     # ------------------------------------------------------------ replays
 
-    def _replay(self, spec: _Spec, labels, states):
+    def _replay(self, spec: _Spec, labels: List[str], states: List[St]) -> None:
         """The seed and the moves give the same state at every step."""
         st = self.game.new_game(players=spec.players, seed=spec.seed, chance=spec.chance,
                                 options=spec.options, log=spec.log)
@@ -471,7 +480,8 @@ class _Runner:
         if st != states[-1] or (spec.log and _log_of(st) != _log_of(states[-1])):
             raise _Failed("replay", "replaying the seed and the moves gives another final state")
 
-    def _explicit_agrees(self, spec: _Spec, labels, states, outcomes):
+    def _explicit_agrees(self, spec: _Spec, labels: List[str], states: List[St],
+                         outcomes: List[List[str]]) -> None:
         """Explicit mode, fed the chance outcomes sample mode drew, plays the
         same game."""
         ex = self.game.new_game(players=spec.players, seed=spec.seed, chance="explicit",
@@ -501,7 +511,7 @@ class _Runner:
         if spec.log and _log_of(ex) != _log_of(states[-1]):
             raise _Failed("explicit-agrees", "explicit mode fed the sampled outcomes writes another log")
 
-    def fresh_processes(self, fresh, hash_seeds):
+    def fresh_processes(self, fresh: List[Fresh], hash_seeds: Sequence[int]) -> None:
         """Replay games in child processes under other PYTHONHASHSEED values
         and compare the state at every step."""
         job = _job(self.game, [(attrs.asdict(spec), labels) for spec, labels, _ in fresh])
@@ -530,7 +540,7 @@ class _Runner:
                                labels[:k])
 
 
-def _hidden_twin(st: State, viewer: Optional[int], rng: random.Random) -> Optional[State]:
+def _hidden_twin(st: St, viewer: Optional[int], rng: random.Random) -> Optional[St]:
     """A clone whose cards hidden from ``viewer`` (every deck, the hidden
     shared piles, other seats' hidden piles) are dealt again at random,
     each pile keeping its size; None when that cannot change anything."""
@@ -558,7 +568,7 @@ def _hidden_twin(st: State, viewer: Optional[int], rng: random.Random) -> Option
     return twin
 
 
-def _deck_twin(st: State) -> Optional[State]:
+def _deck_twin(st: St) -> Optional[St]:
     """A clone whose decks hold their cards in another order (turned by
     one), so that its draws take other cards; None when no deck holds two
     kinds of card."""
@@ -575,7 +585,7 @@ def _deck_twin(st: State) -> Optional[State]:
     return twin
 
 
-def _first_difference(a, b, path="view"):
+def _first_difference(a: Any, b: Any, path: str = "view") -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b), key=str):
             if a.get(k) != b.get(k):

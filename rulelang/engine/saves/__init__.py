@@ -31,16 +31,20 @@ from __future__ import annotations
 
 import json
 import weakref
+from typing import Any, Callable, Dict, Iterable, Optional, ParamSpec, Tuple, TypeVar
 
+from ... import ir
 from ...errors import IllegalMoveError, RulesetError, SaveError
+from ...limits import Limits
 from .. import ops as O
+from ..kinds import Prog, St
 from ..program import compile_ruleset
 from ..ops import PC, WAIT_CHANCE
 from .checks import (_check_piles, _check_rest, _check_stack, _check_values, _ending_holds,
                      _probe)
-from .document import (_check_options, _check_players, _head, _same_ruleset, _verify,
+from .document import (Key, _check_options, _check_players, _head, _same_ruleset, _verify,
                        canonical, mac_of, read)
-from .shapes import (ENGINE_ENDINGS, FORMAT, M64, REPLAY, REPLAY_FORMAT, SCHEMA_PATHS, STATE,
+from .shapes import (ENGINE_ENDINGS, FORMAT, M64, REPLAY, REPLAY_FORMAT, SCHEMA_PATHS, STATE, Gm,
                      build_schema, json_path, schema_text, write_schemas, _err)
 from .quick import quick_of
 from .spec import CHANCE_OPS, DECISION_OPS, Spec, spec_of
@@ -51,10 +55,14 @@ __all__ = ["CHANCE_OPS", "DECISION_OPS", "ENGINE_ENDINGS", "FORMAT", "REPLAY_FOR
            "unpickle_game", "write_schemas"]
 
 
-def _bounded(fn):
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _bounded(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     """``fn``, with a ``RecursionError`` (a document nested deeper than the
     interpreter can follow, under limits an embedder raised) as a refusal."""
-    def run(*args, **kw):
+    def run(*args: _P.args, **kw: _P.kwargs) -> _R:
         try:
             return fn(*args, **kw)
         except RecursionError:
@@ -64,7 +72,7 @@ def _bounded(fn):
 
 
 @_bounded
-def restore(game, text, key=None):
+def restore(game: Gm, text: object, key: Optional[Key] = None) -> St:
     """``Game.restore``: the state in ``text``, checked (see the module)."""
     doc = read(text, game.limits, "save")
     # A document that is right passes the quick test (one generated
@@ -106,20 +114,20 @@ def restore(game, text, key=None):
 # ----------------------------------------------------------- the state
 
 
-def _tuplify(x):
+def _tuplify(x: Any) -> Any:
     if isinstance(x, list):
         return tuple(_tuplify(i) for i in x)
     return x
 
 
-def _linked(items):
-    tail = None
+def _linked(items: Iterable[Any]) -> Optional[Tuple[Any, Any]]:
+    tail: Optional[Tuple[Any, Any]] = None
     for item in items:
         tail = (item, tail)
     return tail
 
 
-def state_from_plain(game, d, limits=None):
+def state_from_plain(game: Gm, d: Dict[str, Any], limits: Optional[Limits] = None) -> St:
     """The ``State`` a plain save ``d`` describes, as it is (no checks: for
     a document ``restore`` has checked, and for pickles)."""
     LogEntry = game.log_entry_class
@@ -159,11 +167,12 @@ def state_from_plain(game, d, limits=None):
 # ------------------------------------------------------------- replays
 
 
-def replay_doc(st, seed=True, key=None):
+def replay_doc(st: St, seed: bool = True, key: Optional[Key] = None) -> Dict[str, Any]:
     """``State.to_replay``'s document."""
-    doc = {"format": REPLAY_FORMAT, "ruleset": st.game.fingerprint, "players": st.n,
-           "chance": "explicit" if st.explicit else "sample", "options": st.options,
-           "logging": st.logging, "moves": st.history}
+    doc: Dict[str, Any] = {
+        "format": REPLAY_FORMAT, "ruleset": st.game.fingerprint, "players": st.n,
+        "chance": "explicit" if st.explicit else "sample", "options": st.options,
+        "logging": st.logging, "moves": st.history}
     if seed:
         doc["seed"] = st.seed
     if key is not None:
@@ -172,7 +181,8 @@ def replay_doc(st, seed=True, key=None):
 
 
 @_bounded
-def replay(game, text, seed=None, key=None):
+def replay(game: Gm, text: object, seed: Optional[int] = None,
+           key: Optional[Key] = None) -> St:
     """``Game.replay``: the game the replay in ``text`` describes, made with
     ``new_game`` and played move by move."""
     doc = read(text, game.limits, "replay")
@@ -214,10 +224,11 @@ def replay(game, text, seed=None, key=None):
 
 # ------------------------------------------------------------- pickles
 
-_unpickled: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()
+_unpickled: weakref.WeakValueDictionary[Tuple[str, Limits], Any] = weakref.WeakValueDictionary()
 
 
-def unpickle_game(fingerprint, rs, limits, game_class):
+def unpickle_game(fingerprint: str, rs: ir.Ruleset, limits: Limits,
+                  game_class: Callable[[Prog, Limits], Gm]) -> Gm:
     """A pickled ``Game``: compiled again from its ruleset (once per
     process for each ruleset and limits; admitted at the trust boundary
     again, as any ruleset from outside)."""

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 from ...errors import RulesetRuntimeError, SaveError
 from .. import ops as O
+from ..kinds import Frame, Kind, St
 from ..ops import LOCALS, PLAYER as PLAYER_SLOT, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, RuleFault
 from .shapes import ENGINE_ENDINGS, _err, _what
-from .spec import CHANCE_OPS, DECISION_OPS
+from .spec import CHANCE_OPS, DECISION_OPS, Spec
 
 
-def _check_values(spec, doc, n):
+def _check_values(spec: Spec, doc: Dict[str, Any], n: int) -> None:
     prog = spec.prog
     K = prog.K
     v, g = doc["v"], doc["g"]
@@ -42,7 +44,7 @@ def _check_values(spec, doc, n):
             raise _err(("g", i), f"{name} holds {spec.describe(kinds, n)}, not {_what(x)}")
 
 
-def _check_piles(spec, doc, n):
+def _check_piles(spec: Spec, doc: Dict[str, Any], n: int) -> None:
     prog = spec.prog
     piles = doc["piles"]
     nshared, nper = len(prog.shared_piles), len(prog.player_piles)
@@ -50,7 +52,7 @@ def _check_piles(spec, doc, n):
     if len(piles) != want:
         raise SaveError("$.piles", f"the game has {nshared} shared piles and {nper} per player: "
                                    f"{want} with {n} players, not {len(piles)}")
-    have = Counter()
+    have: Counter[int] = Counter()
     for pile in piles:
         have.update(pile)
     if have == spec.deck_cards:
@@ -72,7 +74,8 @@ def _check_piles(spec, doc, n):
                                        f"{count}, the piles {have[c]}, and cards are never lost")
 
 
-def _work(spec, code, kind, x, fr_pc, top_wait, n):
+def _work(spec: Spec, code: int, kind: Kind, x: Any, fr_pc: int, top_wait: bool,
+          n: int) -> Optional[str]:
     """Why the value ``x`` of a loop's or op's work local is wrong (None if
     it is right).  ``top_wait``: whether the frame is the top one, waiting
     for chance."""
@@ -124,7 +127,8 @@ def _work(spec, code, kind, x, fr_pc, top_wait, n):
     return f"unknown work {k}"
 
 
-def _check_frame(spec, doc, i, fr, n, top_wait):
+def _check_frame(spec: Spec, doc: Dict[str, Any], i: int, fr: Frame, n: int,
+                 top_wait: bool) -> None:
     prog = spec.prog
     code, pc = fr[0], fr[1]
     parts = ("stack", i)
@@ -148,13 +152,13 @@ def _check_frame(spec, doc, i, fr, n, top_wait):
                 continue
             if plain and any(spec.fits(k, x, n) for k in plain):
                 continue
-            raise _err(parts + (s,), reasons[0])
+            raise _err(parts + (s,), cast(str, reasons[0]))     # (none of them is None)
         if not test(x, n):
             raise _err(parts + (s,), f"local {s - LOCALS} of {name} holds "
                                      f"{spec.describe(kinds, n)}, not {_what(x)}")
 
 
-def _player_loops(spec, fr, n):
+def _player_loops(spec: Spec, fr: Frame, n: int) -> Tuple[Any, Optional[str]]:
     """(the frame's player before its 'for each player' loops changed it,
     or the reason it is wrong)."""
     active = [(pc, op) for pc, op in spec.player_loops(fr[0]) if fr[op.work] is not None]
@@ -172,7 +176,7 @@ def _player_loops(spec, fr, n):
     return base, None
 
 
-def _check_stack(spec, doc, n):
+def _check_stack(spec: Spec, doc: Dict[str, Any], n: int) -> None:
     """The frames, bottom to top: the main code at the bottom, each lower
     frame at a place where its code calls the code of the frame above, the
     top one where its code waits for what the state waits for."""
@@ -205,7 +209,7 @@ def _check_stack(spec, doc, n):
                                          f"(code {prog.main_code}), not code {stack[0][0]}")
     if stack[0][2] != 0:
         raise SaveError("$.stack[0][2]", "the bottom frame's player is 0")
-    bases = []
+    bases: List[Any] = []
     for fr in stack:
         base, why = _player_loops(spec, fr, n)
         if why is not None:
@@ -306,7 +310,7 @@ def _check_stack(spec, doc, n):
                                        f"({fr[PLAYER_SLOT]}), not {_what(doc['actor'])}")
 
 
-def _check_rest(spec, doc, n):
+def _check_rest(spec: Spec, doc: Dict[str, Any], n: int) -> None:
     for i, name in enumerate(doc["skips"]):
         if name not in spec.phases:
             raise _err(("skips", i), f"{json.dumps(name)} is not a phase of the turn "
@@ -343,7 +347,7 @@ def _check_rest(spec, doc, n):
         raise SaveError("$.history", f"more than {limits.max_history} moves (Limits.max_history)")
 
 
-def _ending_holds(spec, st):
+def _ending_holds(spec: Spec, st: St) -> None:
     """A game ended by one of its declared endings ended when that ending's
     condition was the first to hold, and nothing changed after: so it
     holds now, and no ending before it does (``State.check_endings``)."""
@@ -372,9 +376,9 @@ def _ending_holds(spec, st):
                                      f"the condition of {json.dumps(first)} holds first"))
 
 
-def _probe(st):
+def _probe(st: St) -> None:
     """The state plays: its legal moves, every seat's view, the result."""
-    def fails(what, e):
+    def fails(what: str, e: Exception) -> None:
         cause = e.__cause__ if isinstance(e, RulesetRuntimeError) else e
         if isinstance(e, RulesetRuntimeError) and (cause is None or isinstance(cause, RuleFault)):
             return      # a limit of the rules, as the state it was saved from would hit

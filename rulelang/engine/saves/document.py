@@ -8,14 +8,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from typing import Any
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ... import documents
 from ...errors import SaveError
-from .shapes import _Context, _err, _what, json_path
+from ...limits import Limits
+from .shapes import Gm, Parts, Shape, _Context, _err, _what, json_path
+
+#: A server's key for the MAC: a non-empty str or bytes (``_key_bytes``
+#: refuses anything else).
+Key = Union[str, bytes, bytearray]
 
 
-def read(text, limits, what="save") -> Any:
+def read(text: object, limits: Limits, what: str = "save") -> Any:
     """The JSON document in ``text`` (str or bytes), read within the limits:
     its size (``max_save_bytes``), its values (``max_nodes``) and nesting
     (``max_nesting``), and no fractions, NaN, huge numbers or duplicate keys."""
@@ -51,13 +56,13 @@ def read(text, limits, what="save") -> Any:
     return doc
 
 
-def _measure(doc, limits, what):
+def _measure(doc: Any, limits: Limits, what: str) -> None:
     """Refuse a document of more values than ``max_nodes`` or nested deeper
     than ``max_nesting`` (without recursion).  (The shapes hold the
     nesting of a document that passes to ``max_nesting`` as well.)"""
     most, deepest = limits.max_nodes, limits.max_nesting
     count = 0
-    stack = [(doc, 0)]
+    stack: List[Tuple[Any, int]] = [(doc, 0)]
     while stack:
         x, depth = stack.pop()
         count += 1
@@ -72,9 +77,9 @@ def _measure(doc, limits, what):
             stack.extend((item, depth + 1) for item in x.values())
 
 
-def _path_to_depth(doc, depth):
+def _path_to_depth(doc: Any, depth: int) -> Parts:
     """The path of the first value nested ``depth + 1`` levels down."""
-    stack = [(doc, ())]
+    stack: List[Tuple[Any, Parts]] = [(doc, ())]
     while stack:
         x, parts = stack.pop()
         if len(parts) > depth:
@@ -89,7 +94,7 @@ def _path_to_depth(doc, depth):
 # --------------------------------------------------------------- the MAC
 
 
-def _key_bytes(key) -> bytes:
+def _key_bytes(key: object) -> bytes:
     if isinstance(key, str):
         key = key.encode("utf-8")
     if not isinstance(key, (bytes, bytearray)) or not key:
@@ -97,19 +102,19 @@ def _key_bytes(key) -> bytes:
     return bytes(key)
 
 
-def canonical(doc) -> bytes:
+def canonical(doc: Dict[str, Any]) -> bytes:
     """The canonical form of a document (without its "mac"): sorted keys,
     no spaces, ASCII."""
     body = {k: v for k, v in doc.items() if k != "mac"}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
-def mac_of(doc, key) -> str:
+def mac_of(doc: Dict[str, Any], key: Key) -> str:
     """The HMAC-SHA256 (hex) of ``doc``'s canonical form under ``key``."""
     return hmac.new(_key_bytes(key), canonical(doc), hashlib.sha256).hexdigest()
 
 
-def _verify(doc, key, what):
+def _verify(doc: Dict[str, Any], key: Optional[Key], what: str) -> None:
     if key is None:
         return
     k = _key_bytes(key)
@@ -123,7 +128,7 @@ def _verify(doc, key, what):
                                  f"with another key")
 
 
-def _head(doc, shape, fmt, what, game):
+def _head(doc: Any, shape: Shape, fmt: str, what: str, game: Gm) -> None:
     """The checks every document starts with: an object of the right
     format, of the declared shape, of this ruleset."""
     if not isinstance(doc, dict):
@@ -140,14 +145,14 @@ def _head(doc, shape, fmt, what, game):
         shape.check(doc, (), cx)
 
 
-def _same_ruleset(doc, game, what):
+def _same_ruleset(doc: Dict[str, Any], game: Gm, what: str) -> None:
     if doc["ruleset"] != game.fingerprint:
         raise SaveError("$.ruleset", f"the {what} belongs to another ruleset (fingerprint "
                                      f"{doc['ruleset']}; this game, {game.title!r}, is "
                                      f"{game.fingerprint})")
 
 
-def _check_players(doc, game):
+def _check_players(doc: Dict[str, Any], game: Gm) -> int:
     n = doc["players"]
     if not game.min_players <= n <= game.max_players:
         raise SaveError("$.players", f"{game.title} is for {game.min_players} to "
@@ -155,7 +160,7 @@ def _check_players(doc, game):
     return n
 
 
-def _check_options(doc, game, n):
+def _check_options(doc: Dict[str, Any], game: Gm, n: int) -> None:
     options = doc["options"]
     if options is None:
         return

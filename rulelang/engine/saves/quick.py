@@ -17,9 +17,15 @@ value; the piles by comparing the sorted card ids with the decks'.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from ...limits import Limits
+from ..kinds import Kind
 from .shapes import FORMAT, M64, STATE, _Context
+from .spec import Kinds, Spec
+
+#: Whether a document certainly passes (``build``).
+Quick = Callable[[Any], bool]
 
 #: The keys of a saved state, without and with its MAC.
 _KEYS = frozenset(k for k in STATE.fields if k not in STATE.optional)
@@ -33,18 +39,18 @@ class _Writer:
     """The source of one test function, its constants named ``c0``, ``c1``…
     in its namespace (no value of the ruleset is written into the source)."""
 
-    def __init__(self, spec, cx):
+    def __init__(self, spec: Spec, cx: _Context) -> None:
         self.spec = spec
         self.cx = cx
         self.ns: Dict[str, Any] = {}
         self.lines: List[str] = []
 
-    def const(self, value) -> str:
+    def const(self, value: Any) -> str:
         name = f"c{len(self.ns)}"
         self.ns[name] = value
         return name
 
-    def kind(self, kind) -> str:
+    def kind(self, kind: Kind) -> str:
         """An expression in ``x`` (and ``n``, the players) true exactly when
         ``Spec.fits(kind, x, n)`` is, and ``x`` is a value of the shape
         ``VALUE`` (within its bounds); False for a kind it does not know."""
@@ -52,10 +58,10 @@ class _Writer:
         big = min(spec.big, M64)
         k = kind[0]
 
-        def whole(lo, hi):
+        def whole(lo: int, hi: int) -> str:
             return f"(type(x) is int and {max(lo, -M64)} <= x <= {min(hi, M64)})"
 
-        def ints(lo, hi):
+        def ints(lo: int, hi: int) -> str:
             # A flat list of whole numbers from lo to hi (the shape allows
             # a list when lists may nest one deep at least).
             if cx.max_nesting < 1:
@@ -94,7 +100,7 @@ class _Writer:
             return f"(x is None or {whole(-big, big)})"
         return "False"
 
-    def slot(self, kinds, start) -> str:
+    def slot(self, kinds: Kinds, start: Optional[Tuple[Any]]) -> str:
         """The test of one value slot: one of its kinds, or (a piece's
         value) the value it starts at."""
         tests = [self.kind(k) for k in kinds]
@@ -109,7 +115,7 @@ class _Writer:
         return " or ".join(tests) or "False"
 
 
-def build(spec, cx) -> Callable[[Any], bool]:
+def build(spec: Spec, cx: _Context) -> Quick:
     """The quick test of ``spec``'s game under the bounds ``cx``."""
     prog = spec.prog
     w = _Writer(spec, cx)
@@ -153,7 +159,7 @@ def build(spec, cx) -> Callable[[Any], bool]:
     code = compile("\n".join(lines) + "\n", f"<rulelang saves: the quick test of ruleset "
                    f"{spec.game.fingerprint}>", "exec")
     exec(code, w.ns)
-    quick: Callable[[Any], bool] = w.ns["quick"]
+    quick: Quick = w.ns["quick"]
     return quick
 
 
@@ -162,16 +168,16 @@ def build(spec, cx) -> Callable[[Any], bool]:
 MOST_SLOTS = 5000
 
 
-def _never(doc) -> bool:
+def _never(doc: Any) -> bool:
     return False
 
 
-def quick_of(spec, limits) -> Callable[[Any], bool]:
+def quick_of(spec: Spec, limits: Limits) -> Quick:
     """``spec``'s quick test for these limits (made once per game and bounds)."""
     key = (limits.max_text, limits.max_nesting)
-    found: Optional[tuple] = spec.__dict__.get("_quick")
+    found: Optional[Tuple[Tuple[int, int], Quick]] = spec.__dict__.get("_quick")
     if found is None or found[0] != key:
-        quick = _never
+        quick: Quick = _never
         if len(spec.v_slots) + len(spec.g_slots) <= MOST_SLOTS:
             try:
                 quick = _safe(build(spec, _Context(limits)))
@@ -181,8 +187,8 @@ def quick_of(spec, limits) -> Callable[[Any], bool]:
     return found[1]
 
 
-def _safe(quick):
-    def run(doc) -> bool:
+def _safe(quick: Quick) -> Quick:
+    def run(doc: Any) -> bool:
         try:
             return quick(doc)
         except Exception:   # (anything odd: the full checks word it)

@@ -11,11 +11,21 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-from typing import Any, Dict
+from typing import (Any, Callable, Dict, Iterable, List, Mapping, NoReturn, Optional, Sequence, Tuple,
+                    Union)
 
 from ...documents import Odd
 from ...errors import SaveError
+from ...limits import Limits
 from ..ops import WAIT_CHANCE, WAIT_DECISION, WAIT_NONE
+
+#: Where a value is in a document: its keys and indexes from the root
+#: (``json_path`` writes them as ``$.piles[3][7]``).
+Parts = Tuple[Union[int, str], ...]
+
+#: A game (``state.Game``): ``Any`` to mypy, as ``St`` is (state.py imports
+#: this package, so no module of it may import state.py back).
+Gm = Any
 
 FORMAT = "rulelang-state/2"
 REPLAY_FORMAT = "rulelang-replay/1"
@@ -33,7 +43,7 @@ SCHEMA_PATHS = {"state": _ROOT / "schema" / "state.schema.json",
 # ------------------------------------------------------------------ paths
 
 
-def json_path(parts) -> str:
+def json_path(parts: Parts) -> str:
     """``$.piles[3][7]`` for the parts ("piles", 3, 7)."""
     out = ["$"]
     for p in parts:
@@ -46,11 +56,11 @@ def json_path(parts) -> str:
     return "".join(out)
 
 
-def _err(parts, reason) -> SaveError:
+def _err(parts: Parts, reason: str) -> SaveError:
     return SaveError(json_path(parts), reason)
 
 
-def _what(x) -> str:
+def _what(x: Any) -> str:
     """How a JSON value is named in a reason."""
     if isinstance(x, Odd):
         return x.what
@@ -81,30 +91,30 @@ class Shape:
     def schema(self) -> Dict[str, Any]:
         raise NotImplementedError
 
-    def check(self, x, parts, cx) -> None:
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
         raise NotImplementedError
 
-    def fits(self, x) -> bool:
+    def fits(self, x: Any) -> bool:
         """Whether ``x`` is of this shape's JSON type (to pick the
         alternative of an ``AnyOf`` whose error to report)."""
         return True
 
-    def refuse(self, x, parts, detail=None):
+    def refuse(self, x: Any, parts: Parts, detail: Optional[str] = None) -> NoReturn:
         raise _err(parts, detail or f"expected {self.what}, not {_what(x)}")
 
-    def ok(self, x, cx) -> bool:
+    def ok(self, x: Any, cx: _Context) -> bool:
         """Whether ``check`` passes (without paths or messages: the quick
         way through a document that is right)."""
         raise NotImplementedError
 
-    def all_ok(self, items, start, cx) -> bool:
+    def all_ok(self, items: List[Any], start: int, cx: _Context) -> bool:
         ok = self.ok
         for i in range(start, len(items)):
             if not ok(items[i], cx):
                 return False
         return True
 
-    def check_all(self, items, start, parts, cx):
+    def check_all(self, items: List[Any], start: int, parts: Parts, cx: _Context) -> None:
         """``check`` each of ``items[start:]`` (item ``i`` at ``parts + (i,)``)."""
         if self.all_ok(items, start, cx):
             return
@@ -117,7 +127,8 @@ class Shape:
 class Int(Shape):
     """A whole number; no save holds one beyond 64 bits (a seed)."""
 
-    def __init__(self, lo=None, hi=None, what=None):
+    def __init__(self, lo: Optional[int] = None, hi: Optional[int] = None,
+                 what: Optional[str] = None) -> None:
         self.lo = -M64 if lo is None else lo
         self.hi = M64 if hi is None else hi
         if what is None:
@@ -129,28 +140,28 @@ class Int(Shape):
                 what = "a whole number"
         self.what = what
 
-    def schema(self):
-        s = {"type": "integer"}
+    def schema(self) -> Dict[str, Any]:
+        s: Dict[str, Any] = {"type": "integer"}
         if self.lo is not None:
             s["minimum"] = self.lo
         if self.hi is not None:
             s["maximum"] = self.hi
         return s
 
-    def fits(self, x):
+    def fits(self, x: Any) -> bool:
         return type(x) is int or isinstance(x, Odd)
 
-    def check(self, x, parts, cx):
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
         if type(x) is not int:
             self.refuse(x, parts)
         if (self.lo is not None and x < self.lo) or (self.hi is not None and x > self.hi):
             self.refuse(x, parts)
 
-    def ok(self, x, cx):
+    def ok(self, x: Any, cx: _Context) -> bool:
         return type(x) is int and (self.lo is None or x >= self.lo) and \
             (self.hi is None or x <= self.hi)
 
-    def all_ok(self, items, start, cx):
+    def all_ok(self, items: List[Any], start: int, cx: _Context) -> bool:
         rest = items[start:] if start else items
         return not rest or (set(map(type, rest)) <= _INT and
                             (self.lo is None or min(rest) >= self.lo) and
@@ -158,47 +169,49 @@ class Int(Shape):
 
 
 class Str(Shape):
-    def __init__(self, pattern=None, what="a string"):
+    def __init__(self, pattern: Optional[str] = None, what: str = "a string") -> None:
         self.pattern = pattern
-        self.match = re.compile(pattern).fullmatch if pattern else None
+        self.match: Optional[Callable[[str], Optional[re.Match[str]]]] = \
+            re.compile(pattern).fullmatch if pattern else None
         self.what = what
 
-    def schema(self):
+    def schema(self) -> Dict[str, Any]:
         s = {"type": "string"}
         if self.pattern:
             s["pattern"] = f"^{self.pattern}$"
         return s
 
-    def fits(self, x):
+    def fits(self, x: Any) -> bool:
         return isinstance(x, str)
 
-    def ok(self, x, cx):
+    def ok(self, x: Any, cx: _Context) -> bool:
+        # (``match`` is None exactly when there is no pattern.)
         return type(x) is str and len(x) <= cx.max_text and \
-            (not self.pattern or self.match(x) is not None)
+            (self.match is None or self.match(x) is not None)
 
-    def all_ok(self, items, start, cx):
+    def all_ok(self, items: List[Any], start: int, cx: _Context) -> bool:
         rest = items[start:] if start else items
         if self.pattern:
             return super().all_ok(items, start, cx)
         return not rest or (set(map(type, rest)) <= _STR and max(map(len, rest)) <= cx.max_text)
 
-    def check(self, x, parts, cx):
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
         if not isinstance(x, str):
             self.refuse(x, parts)
         if len(x) > cx.max_text:
             raise _err(parts, f"a string of {len(x)} characters is longer than the limit of "
                               f"{cx.max_text} (Limits.max_text)")
-        if self.pattern and not self.match(x):
+        if self.match is not None and not self.match(x):
             self.refuse(x, parts)
 
 
 class _Exact(Shape):
     """A shape decided by ``fits`` alone (no limits, no message of its own)."""
 
-    def ok(self, x, cx):
+    def ok(self, x: Any, cx: _Context) -> bool:
         return self.fits(x)
 
-    def check(self, x, parts, cx):
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
         if not self.fits(x):
             self.refuse(x, parts)
 
@@ -206,55 +219,56 @@ class _Exact(Shape):
 class Bool(_Exact):
     what = "true or false"
 
-    def schema(self):
+    def schema(self) -> Dict[str, Any]:
         return {"type": "boolean"}
 
-    def fits(self, x):
+    def fits(self, x: Any) -> bool:
         return x is True or x is False
 
 
 class Null(_Exact):
     what = "null"
 
-    def schema(self):
+    def schema(self) -> Dict[str, Any]:
         return {"type": "null"}
 
-    def fits(self, x):
+    def fits(self, x: Any) -> bool:
         return x is None
 
 
 class Enum(Shape):
-    def __init__(self, values, what=None):
+    def __init__(self, values: Iterable[Any], what: Optional[str] = None) -> None:
         self.values = tuple(values)
         self.what = what or "one of " + ", ".join(json.dumps(v) for v in self.values)
         # (type, value): so that true is not 1, nor 1 true.
         self._types = frozenset(type(v) for v in self.values)
         self._pairs = frozenset((type(v), v) for v in self.values)
 
-    def schema(self):
+    def schema(self) -> Dict[str, Any]:
         if len(self.values) == 1:
             return {"const": self.values[0]}
         return {"enum": list(self.values)}
 
-    def fits(self, x):
+    def fits(self, x: Any) -> bool:
         return any(type(x) is type(v) for v in self.values)
 
-    def ok(self, x, cx):
+    def ok(self, x: Any, cx: _Context) -> bool:
         t = type(x)
         return t in self._types and (t, x) in self._pairs
 
-    def check(self, x, parts, cx):
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
         if not self.ok(x, cx):
             self.refuse(x, parts)
 
 
 class Arr(Shape):
-    def __init__(self, items, prefix=(), what=None):
+    def __init__(self, items: Optional[Shape], prefix: Sequence[Shape] = (),
+                 what: Optional[str] = None) -> None:
         self.items, self.prefix = items, tuple(prefix)
         self.what = what or "a list"
 
-    def schema(self):
-        s = {"type": "array"}
+    def schema(self) -> Dict[str, Any]:
+        s: Dict[str, Any] = {"type": "array"}
         if self.prefix:
             s["prefixItems"] = [p.schema() for p in self.prefix]
             s["minItems"] = len(self.prefix)
@@ -264,10 +278,10 @@ class Arr(Shape):
             s["items"] = False
         return s
 
-    def fits(self, x):
+    def fits(self, x: Any) -> bool:
         return isinstance(x, list)
 
-    def ok(self, x, cx):
+    def ok(self, x: Any, cx: _Context) -> bool:
         if type(x) is not list or len(x) < len(self.prefix) or \
                 (self.items is None and len(x) != len(self.prefix)):
             return False
@@ -276,7 +290,7 @@ class Arr(Shape):
                 return False
         return self.items is None or self.items.all_ok(x, len(self.prefix), cx)
 
-    def check(self, x, parts, cx):
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
         if not isinstance(x, list):
             self.refuse(x, parts)
         if len(x) < len(self.prefix) or (self.items is None and len(x) != len(self.prefix)):
@@ -288,14 +302,15 @@ class Arr(Shape):
 
 
 class Obj(Shape):
-    def __init__(self, fields, optional=(), what="an object", doc=None):
+    def __init__(self, fields: Mapping[str, Shape], optional: Iterable[str] = (),
+                 what: str = "an object", doc: Optional[str] = None) -> None:
         self.fields = dict(fields)
         self.optional = frozenset(optional)
         self.what = what
         self.doc = doc
 
-    def schema(self):
-        s = {"type": "object"}
+    def schema(self) -> Dict[str, Any]:
+        s: Dict[str, Any] = {"type": "object"}
         if self.doc:
             s["description"] = self.doc
         s["properties"] = {k: v.schema() for k, v in self.fields.items()}
@@ -303,10 +318,10 @@ class Obj(Shape):
         s["additionalProperties"] = False
         return s
 
-    def fits(self, x):
+    def fits(self, x: Any) -> bool:
         return isinstance(x, dict)
 
-    def ok(self, x, cx):
+    def ok(self, x: Any, cx: _Context) -> bool:
         if type(x) is not dict:
             return False
         fields = self.fields
@@ -318,7 +333,7 @@ class Obj(Shape):
             return True
         return len(x) - sum(1 for k in self.optional if k in x) == len(fields) - len(self.optional)
 
-    def check(self, x, parts, cx):
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
         if not isinstance(x, dict):
             self.refuse(x, parts)
         for key in x:
@@ -335,19 +350,19 @@ class Obj(Shape):
 class Map(Shape):
     """An object whose keys are names and whose values have one shape."""
 
-    def __init__(self, values, what="an object"):
+    def __init__(self, values: Shape, what: str = "an object") -> None:
         self.values, self.what = values, what
 
-    def schema(self):
+    def schema(self) -> Dict[str, Any]:
         return {"type": "object", "additionalProperties": self.values.schema()}
 
-    def fits(self, x):
+    def fits(self, x: Any) -> bool:
         return isinstance(x, dict)
 
-    def ok(self, x, cx):
+    def ok(self, x: Any, cx: _Context) -> bool:
         return type(x) is dict and all(self.values.ok(v, cx) for v in x.values())
 
-    def check(self, x, parts, cx):
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
         if not isinstance(x, dict):
             self.refuse(x, parts)
         for key, value in x.items():
@@ -355,23 +370,23 @@ class Map(Shape):
 
 
 class AnyOf(Shape):
-    def __init__(self, *options, what=None):
+    def __init__(self, *options: Shape, what: Optional[str] = None) -> None:
         self.options = options
         self.what = what or " or ".join(o.what for o in options)
 
-    def schema(self):
+    def schema(self) -> Dict[str, Any]:
         return {"anyOf": [o.schema() for o in self.options]}
 
-    def fits(self, x):
+    def fits(self, x: Any) -> bool:
         return any(o.fits(x) for o in self.options)
 
-    def ok(self, x, cx):
+    def ok(self, x: Any, cx: _Context) -> bool:
         for o in self.options:
             if o.fits(x):
                 return o.ok(x, cx)
         return False
 
-    def check(self, x, parts, cx):
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
         for o in self.options:
             if o.fits(x):
                 o.check(x, parts, cx)
@@ -385,16 +400,16 @@ class Value(Shape):
 
     what = "a plain value (null, true/false, a whole number, a string or a list of these)"
 
-    def schema(self):
+    def schema(self) -> Dict[str, Any]:
         return {"$ref": "#/$defs/value"}
 
     @staticmethod
-    def definition():
+    def definition() -> Dict[str, Any]:
         return {"description": "A plain value of the machine: a tuple is saved as a list.",
                 "anyOf": [{"type": "null"}, {"type": "boolean"}, {"type": "integer"},
                           {"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/value"}}]}
 
-    def check(self, x, parts, cx, depth=0):
+    def check(self, x: Any, parts: Parts, cx: _Context, depth: int = 0) -> None:
         t = type(x)
         if t is int:
             if -M64 <= x <= M64:
@@ -416,7 +431,7 @@ class Value(Shape):
             return
         self.refuse(x, parts)
 
-    def ok(self, x, cx, depth=0):
+    def ok(self, x: Any, cx: _Context, depth: int = 0) -> bool:
         t = type(x)
         if t is int:
             return -M64 <= x <= M64
@@ -434,7 +449,7 @@ class Value(Shape):
             return True
         return False
 
-    def all_ok(self, items, start, cx):
+    def all_ok(self, items: List[Any], start: int, cx: _Context) -> bool:
         ok = self.ok
         for i in range(start, len(items)):
             x = items[i]
@@ -458,7 +473,7 @@ class _LogEntries(Obj):
     """A log entry; a long log is looked over in one tight loop (the same
     test as ``Obj.ok``, written out for these keys)."""
 
-    def all_ok(self, items, start, cx):
+    def all_ok(self, items: List[Any], start: int, cx: _Context) -> bool:
         most, value_ok = cx.max_text, VALUE.ok
         for i in range(start, len(items)):
             e = items[i]
@@ -595,7 +610,7 @@ def build_schema(which: str = "state") -> Dict[str, Any]:
     root = shape.schema()
     for key, text in _DESCRIPTIONS[which].items():
         root["properties"][key] = {"description": text, **root["properties"][key]}
-    out = {
+    out: Dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://rulelang.dev/schema/{which}.schema.json",
         "title": {"state": "rulelang saved state", "replay": "rulelang replay"}[which],
@@ -616,7 +631,7 @@ def schema_text(which: str = "state") -> str:
 class _Context:
     """What the shape checks need: the bounds."""
 
-    def __init__(self, limits):
+    def __init__(self, limits: Limits) -> None:
         self.max_text = limits.max_text
         self.max_nesting = limits.max_nesting
 

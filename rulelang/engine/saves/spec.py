@@ -7,12 +7,33 @@ others.  ``checks`` holds a saved state to it.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict
+from typing import (Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple,
+                    Union)
 
 from ... import ir
-from ...check import ANY, BOOL, CARD, CARDS, NUM, PLAYER, POOL, TEXT, Checker
+from ...check import ANY, BOOL, CARD, CARDS, NUM, PLAYER, POOL, TEXT, Checker, Scope
+from ...limits import Limits
 from .. import ops as O
+from ..kinds import Kind, Prog
 from ..ops import LOCALS
+from .shapes import Gm
+
+#: A type the checker gives a value (``check.types``), or ``("word", W)``
+#: for the word W of a stat of words assigned as itself.
+Typ = Union[str, Tuple[str, str]]
+#: The kinds of value a stat, a piece's value or a local may hold (``Spec.fits``).
+Kinds = Tuple[Kind, ...]
+#: fn(x, n) -> whether JSON value ``x`` is of one of some kinds (``Spec.predicate``).
+Test = Callable[[Any, int], bool]
+#: A value of ``v`` or ``g``: (its kinds, ``(the value it starts at)`` when
+#: that is also allowed, or None, how a reason names it).
+Slot = Tuple[Kinds, Optional[Tuple[Any]], str]
+#: A local of a frame (``Spec.locals_of``): (slot, its kinds, the loop or op
+#: work among them, the others, the test of its kinds).
+Local = Tuple[int, Kinds, List[Kind], List[Kind], Test]
+#: Where a code calls another (``Spec.calls``): (the codes it may be calling,
+#: how the callee's player relates, the op).
+Site = Tuple[FrozenSet[int], str, Any]
 
 
 class _Typed(Checker):
@@ -20,14 +41,14 @@ class _Typed(Checker):
     or a piece's value (so a restored value is held to what the rules can
     put there, not only to the stat's declared type)."""
 
-    def __init__(self, rs, limits):
+    def __init__(self, rs: ir.Ruleset, limits: Limits) -> None:
         super().__init__(rs, limits)
-        self.assigned: Dict[tuple, set] = {}
+        self.assigned: Dict[Tuple[str, ...], Set[Typ]] = {}
 
-    def s_Assign(self, s, scope):
+    def s_Assign(self, s: ir.Assign, scope: Scope) -> None:
         t = s.target
         if s.op == "=":
-            place = None
+            place: Optional[Tuple[str, ...]] = None
             if isinstance(t, ir.Name):
                 if t.name not in scope.locals and t.name in self.stats:
                     place = ("stat", t.name)
@@ -38,7 +59,7 @@ class _Typed(Checker):
                 elif t.obj in scope.locals:
                     place = ("stat", t.name)
             if place is not None:
-                value = self.expr(s.value, scope)
+                value: Typ = self.expr(s.value, scope)
                 if isinstance(s.value, ir.Name) and s.value.name in self.enum_values \
                         and value == TEXT:
                     value = ("word", s.value.name)
@@ -51,8 +72,8 @@ class Spec:
     its program: what each value, pile and frame of a save is checked
     against."""
 
-    def __init__(self, game):
-        prog = game.prog
+    def __init__(self, game: Gm) -> None:
+        prog: Prog = game.prog
         rs = prog.rs
         self.game = game
         self.prog = prog
@@ -74,13 +95,14 @@ class Spec:
                 words.update(v for v in values if isinstance(v, str))
         words.update(v for v in prog.piece_init if isinstance(v, str))
         self.words = frozenset(words)
-        self._predicates = {}
+        self._predicates: Dict[Kinds, Test] = {}
         self.ncards = len(prog.card_names)
         self.deck_cards = Counter(c for cards in prog.deck_contents.values() for c in cards)
         # Stats and pieces: (kinds, the value it starts at when that is also allowed, name).
-        self.v_slots = [(self._stat_kinds(s), None, f"'{s.name}'") for s in prog.player_stats]
-        self.g_slots = [(self._stat_kinds(s), None, f"the global '{s.name}'")
-                        for s in prog.global_stats]
+        self.v_slots: List[Slot] = [(self._stat_kinds(s), None, f"'{s.name}'")
+                                    for s in prog.player_stats]
+        self.g_slots: List[Slot] = [(self._stat_kinds(s), None, f"the global '{s.name}'")
+                                    for s in prog.global_stats]
         k = 0
         for ps in rs.pieces:
             fields = [(self._field_kinds(ps, f), f) for f in ps.state]
@@ -97,10 +119,10 @@ class Spec:
         self.calls = [self._calls(c, code) for c, code in enumerate(prog.codes)]
         self.v_tests = [self.predicate(kinds) for kinds, _, _ in self.v_slots]
         self.g_tests = [self.predicate(kinds) for kinds, _, _ in self.g_slots]
-        self._locals: Dict[int, list] = {}
-        self._player_loops: Dict[int, list] = {}
+        self._locals: Dict[int, List[Local]] = {}
+        self._player_loops: Dict[int, List[Tuple[int, O.ForEachOp]]] = {}
 
-    def locals_of(self, code):
+    def locals_of(self, code: int) -> List[Local]:
         """[(slot, its kinds, the loop or op work among them, the others,
         the test of its kinds)] for the locals of a frame of ``code``
         (worked out once per code)."""
@@ -116,7 +138,7 @@ class Spec:
             self._locals[code] = found
         return found
 
-    def player_loops(self, code):
+    def player_loops(self, code: int) -> List[Tuple[int, O.ForEachOp]]:
         """[(pc, op)] of the 'for each player' loops of ``code`` that move
         the frame's player (no variable of their own), in the order of the
         locals."""
@@ -130,7 +152,8 @@ class Spec:
 
     # ------------------------------------------------------------ values
 
-    def _kinds_of(self, t, values=None, lo=None, hi=None):
+    def _kinds_of(self, t: Typ, values: Optional[Iterable[str]] = None, lo: Optional[int] = None,
+                  hi: Optional[int] = None) -> List[Kind]:
         """The kinds of value of checker type ``t``.  Each may also be none:
         a type names what a value is when it is there (a piece without a
         printed attribute, a card without a property, gives none)."""
@@ -158,12 +181,14 @@ class Spec:
             return [("word", frozenset([t[1]]))]
         return [("any",)]
 
-    def _bounds(self, lo, hi):
+    def _bounds(self, lo: Optional[ir.Bound],
+                hi: Optional[ir.Bound]) -> Tuple[Optional[int], Optional[int]]:
         prog = self.prog
         return (None if lo is None else prog.const_value(lo),
                 None if hi is None else prog.const_value(hi))
 
-    def _merge(self, kinds, assigned, values, lo, hi):
+    def _merge(self, kinds: List[Kind], assigned: Iterable[Typ], values: Optional[Sequence[str]],
+               lo: Optional[int], hi: Optional[int]) -> Kinds:
         out = list(kinds)
         for t in assigned:
             if isinstance(t, tuple) and values and t[1] in values:
@@ -173,7 +198,7 @@ class Spec:
                     out.append(k)
         return tuple(out)
 
-    def _stat_kinds(self, s):
+    def _stat_kinds(self, s: ir.Stat) -> Kinds:
         typed, prog = self.typed, self.prog
         t = typed.stat_types.get(s.name, ANY)
         lo, hi = prog.bounds[s.name]
@@ -181,7 +206,7 @@ class Spec:
         kinds = self._kinds_of(t, s.values, lo, hi) if literal else self._kinds_of(t)
         return self._merge(kinds, typed.assigned.get(("stat", s.name), ()), s.values, lo, hi)
 
-    def _field_kinds(self, ps, f):
+    def _field_kinds(self, ps: ir.PieceSet, f: ir.Stat) -> Kinds:
         typed = self.typed
         t = typed.piece_fields.get(ps.name, {}).get(f.name, (ANY,))[0]
         lo, hi = self._bounds(f.min, f.max)
@@ -192,7 +217,8 @@ class Spec:
         return self._merge(kinds, typed.assigned.get(("piece", ps.name, f.name), ()), f.values,
                            lo, hi)
 
-    def fits(self, kind, x, n, pc=None, top=None):
+    def fits(self, kind: Kind, x: Any, n: int, pc: Optional[int] = None,
+             top: Optional[bool] = None) -> bool:
         """Whether JSON value ``x`` is of ``kind`` (a stat's or a local's;
         ``n`` players).  A loop's work is checked by ``work``."""
         k = kind[0]
@@ -228,7 +254,7 @@ class Spec:
             return type(x) is int and -self.big <= x <= self.big
         return False
 
-    def predicate(self, kinds):
+    def predicate(self, kinds: Kinds) -> Test:
         """fn(x, n) -> whether JSON value ``x`` is of one of ``kinds``
         (``fits``), made once per set of kinds: the common ones written out."""
         found = self._predicates.get(kinds)
@@ -240,21 +266,21 @@ class Spec:
         if len(simple) == 1 and simple[0][0] == "int":
             _, lo, hi = simple[0]
             if nullable:
-                def ok(x, n):
+                def ok(x: Any, n: int) -> bool:
                     return x is None or (type(x) is int and lo <= x <= hi)
             else:
-                def ok(x, n):
+                def ok(x: Any, n: int) -> bool:
                     return type(x) is int and lo <= x <= hi
         elif len(simple) == 1 and simple[0][0] == "bool" and nullable:
-            def ok(x, n):
+            def ok(x: Any, n: int) -> bool:
                 return x is None or x is True or x is False
         elif len(kinds) == 1:
             kind = kinds[0]
 
-            def ok(x, n):
+            def ok(x: Any, n: int) -> bool:
                 return fits(kind, x, n)
         else:
-            def ok(x, n):
+            def ok(x: Any, n: int) -> bool:
                 for kind in kinds:
                     if fits(kind, x, n):
                         return True
@@ -262,7 +288,7 @@ class Spec:
         self._predicates[kinds] = ok
         return ok
 
-    def plain(self, x):
+    def plain(self, x: Any) -> bool:
         """A plain value a rule can work out: none, yes/no, a number within
         max_number, a word of this ruleset, or a list of numbers."""
         if x is None or x is True or x is False:
@@ -276,8 +302,8 @@ class Spec:
             return all(type(i) is int and -big <= i <= big for i in x)
         return False
 
-    def describe(self, kinds, n) -> str:
-        out = []
+    def describe(self, kinds: Kinds, n: int) -> str:
+        out: List[str] = []
         for kind in kinds:
             k = kind[0]
             if k in ("any", "value"):
@@ -314,13 +340,13 @@ class Spec:
 
     # ------------------------------------------------------------- code
 
-    def _calls(self, c, code):
+    def _calls(self, c: int, code: List[Any]) -> Dict[int, List[Site]]:
         """pc of a waiting caller -> [(the codes it may be calling, how the
         callee's player relates, the op)]."""
         prog = self.prog
-        out = {}
+        out: Dict[int, List[Site]] = {}
 
-        def add(pc, codes, relation, op):
+        def add(pc: int, codes: Iterable[int], relation: str, op: Any) -> None:
             out.setdefault(pc, []).append((frozenset(codes), relation, op))
         for k, op in enumerate(code):
             t = type(op)
@@ -347,7 +373,7 @@ _NULLABLE = frozenset(("none", "probe", "seat", "card", "cards", "piece", "roll"
 _WORK = ("each-player", "each-card", "each-piece", "repeat", "pool-work", "roll-off")
 
 
-def spec_of(game) -> Spec:
+def spec_of(game: Gm) -> Spec:
     spec = game.__dict__.get("_save_spec")
     if spec is None:
         spec = game.__dict__["_save_spec"] = Spec(game)
