@@ -103,6 +103,30 @@ def test_an_interrupt_inside_apply_changes_nothing(monkeypatch):
     same(state, before)
 
 
+def test_what_a_failed_apply_puts_back_is_everything_a_move_changes():
+    """``apply`` undoes a failure from a snapshot of the values a move may
+    change (``State._CHANGING``), not a whole clone: every other value of
+    a state is the same object after moves of every kind, and the snapshot
+    holds each changing value in its place."""
+    fixed = [n for n in State.__slots__ if n not in State._CHANGING and n != "chance_record"]
+    assert set(State._CHANGING) <= set(State.__slots__)
+    for path in (ROOT / "rulesets" / "northpole.rules", ROOT / "rulesets" / "endurance.rules"):
+        game = rulelang.load(path)
+        for chance in ("sample", "explicit"):
+            state = game.new_game(seed=3, chance=chance)
+            before = {n: getattr(state, n) for n in fixed}
+            for step in range(60):
+                if state.is_over:
+                    break
+                snap = state._snapshot()
+                assert len(snap) == len(State._CHANGING)
+                for name, held in zip(State._CHANGING, snap):
+                    assert held == getattr(state, name), name
+                state.apply(state.legal_moves()[step % len(state.legal_moves())])
+            assert all(getattr(state, n) is before[n] for n in fixed), \
+                [n for n in fixed if getattr(state, n) is not before[n]]
+
+
 def test_a_recorded_chance_is_taken_back_with_the_state():
     state = fresh()
     state.chance_record = []
@@ -152,6 +176,6 @@ def test_the_harness_checks_atomicity_at_every_step(monkeypatch):
     from rulelang.testing import check_ruleset
     game = rulelang.load(ROOT / "rulesets" / "northpole.rules")
     assert check_ruleset(game, games=2, seed=0, fresh_games=0).ok
-    monkeypatch.setattr(State, "_become", lambda self, other: None)
+    monkeypatch.setattr(State, "_back_to", lambda self, snapshot: None)
     report = check_ruleset(game, games=2, seed=0, fresh_games=0)
     assert not report.ok and {f.check for f in report.failures} == {"atomic"}

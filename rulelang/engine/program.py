@@ -162,6 +162,8 @@ class Program:
             self.card_ids.setdefault(n, []).append(i)
         self.track_tables: Dict[Tuple[str, str], Dict[str, Any]] = {}  # (track, value) -> {space: that value}
         self.op_functions: Dict[Tuple[int, int], Fn] = {}  # (code, pc) -> an op run alone (``op_function``)
+        #: players -> who may see each pile, by index (``visibility.seen_by_pile``)
+        self.seen_by_pile: Dict[int, List[Any]] = {}
         self.code_wheres: List[List[Where]] = []  # per code: the (rule, pos) its generated code names by index
         #: What can be filled in only once every code is built (a choice of a
         #: table's rows needs where the table's rows start): run by compile_ruleset.
@@ -205,6 +207,14 @@ class Program:
                             column = attrs_of[name] = [None] * len(ps.pieces)
                         column[i] = value
             self.piece_attr[ps.name] = attrs_of
+        #: set -> (what each piece shows that never changes: its name and
+        #: attributes, in that order; its state fields' names, whose values
+        #: follow one another in st.g), for ``view``
+        self.piece_view: Dict[str, Tuple[List[Dict[str, Any]], Tuple[str, ...]]] = {
+            pset: ([{"name": name, **{attr: values[i] for attr, values in self.piece_attr[pset].items()}}
+                    for i, name in enumerate(names)],
+                   tuple(self.piece_slot[pset]))
+            for pset, names in self.piece_names.items()}
 
     def card_table(self, prop: str, default: Any = None) -> List[Any]:
         """[property ``prop`` of each card, by id] (``default`` where a card

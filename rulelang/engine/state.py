@@ -62,10 +62,15 @@ class Move:
     def _list(found, player):
         """Moves for an op's list of (label, probability, value), each
         knowing its place (so ``apply`` finds it at once)."""
-        out = [Move(label, player, prob, value) for label, prob, value in found]
-        _set = object.__setattr__
-        for i, m in enumerate(out):
-            _set(m, "_at", i)
+        out = []
+        for i, (label, prob, value) in enumerate(found):
+            m = _new_move(Move)
+            _set_label(m, label)
+            _set_player(m, player)
+            _set_probability(m, prob)
+            _set_value(m, value)
+            _set_at(m, i)
+            out.append(m)
         return out
 
     def __eq__(self, other):
@@ -92,6 +97,13 @@ class Move:
 
     def __str__(self):
         return self.label
+
+
+#: What ``Move._list`` makes a move with: the slots' own setters (a move is
+#: made at every decision, and ``__setattr__`` refuses every change).
+_new_move = object.__new__
+_set_label, _set_player, _set_probability, _set_value, _set_at = (
+    Move.__dict__[name].__set__ for name in Move.__slots__)
 
 
 @attrs.frozen
@@ -261,7 +273,7 @@ class State:
                 found = move
         if found is None:
             found = self._find(move, moves, by_label, op)
-        before = self.clone()
+        before = self._snapshot()
         record = self.chance_record
         recorded = 0 if record is None else len(record)
         self._moves = None
@@ -274,7 +286,7 @@ class State:
                 # them (past Limits.max_choices, say) fails this apply.
                 self._legal()
         except BaseException as e:
-            self._become(before)
+            self._back_to(before)
             if record is not None:
                 del record[recorded:]
             if isinstance(e, RulesetError) or not isinstance(e, Exception):
@@ -304,12 +316,26 @@ class State:
                                    f"(its player, probability or value differ)", move)
         return found
 
-    def _become(self, other: "State") -> None:
-        """Take every value of ``other`` (a clone of this state made before
-        a failed ``apply``), so this state is again exactly as it was."""
-        for name in State.__slots__:
-            if name != "chance_record":
-                setattr(self, name, getattr(other, name))
+    #: What a move may change (the rest is fixed for the game), in the
+    #: order ``_snapshot`` holds it.
+    _CHANGING = ("rng", "v", "g", "piles", "stack", "waiting", "actor", "rerolling",
+                 "turn_player", "round", "order_pos", "skips", "test", "over", "log_tail",
+                 "_moves", "steps", "hist")
+
+    def _snapshot(self) -> tuple:
+        """What ``_back_to`` needs to undo a failed ``apply``: the values of
+        ``_CHANGING``, its lists copied (cheaper than a clone: a move is
+        made at every step)."""
+        return (self.rng, self.v[:], self.g[:], list(map(list.copy, self.piles)),
+                list(map(list.copy, self.stack)), self.waiting, self.actor, self.rerolling,
+                self.turn_player, self.round, self.order_pos, self.skips, self.test, self.over,
+                self.log_tail, self._moves, self.steps, self.hist)
+
+    def _back_to(self, snapshot: tuple) -> None:
+        """This state again exactly as it was when ``snapshot`` was taken."""
+        (self.rng, self.v, self.g, self.piles, self.stack, self.waiting, self.actor,
+         self.rerolling, self.turn_player, self.round, self.order_pos, self.skips, self.test,
+         self.over, self.log_tail, self._moves, self.steps, self.hist) = snapshot
 
     def result(self) -> Result:
         prog = self.prog

@@ -91,14 +91,12 @@ def seen_by_pile(st: St) -> List[SeenBy]:
     """``pile_seen_by`` of every pile, by index (made once per program and
     player count)."""
     prog = st.prog
-    try:
-        return prog._seen_by_pile[st.n]
-    except (AttributeError, KeyError):
-        pass
-    table: List[SeenBy] = [NOBODY if secret else EVERYONE for secret in prog.shared_secret]
-    for hidden in prog.player_hidden:
-        table += [(owner,) if hidden else EVERYONE for owner in range(st.n)]
-    prog.__dict__.setdefault("_seen_by_pile", {})[st.n] = table
+    table: Optional[List[SeenBy]] = prog.seen_by_pile.get(st.n)
+    if table is None:
+        table = [NOBODY if secret else EVERYONE for secret in prog.shared_secret]
+        for hidden in prog.player_hidden:
+            table += [(owner,) if hidden else EVERYONE for owner in range(st.n)]
+        prog.seen_by_pile[st.n] = table
     return table
 
 
@@ -177,18 +175,13 @@ class Sight:
         shared = dict(zip(prog.shared_piles, shown))
         pieces = {}
         g = st.g
-        for pset, pnames in prog.piece_names.items():      # as State.piece gives them
-            fixed = list(prog.piece_attr[pset].items())
-            fields = list(prog.piece_slot[pset].items())
+        for pset, (fixed, fields) in prog.piece_view.items():      # as State.piece gives them
             at, PK = prog.piece_base[pset], prog.piece_K[pset]
             shown_pieces = []
-            for i, name in enumerate(pnames):
-                piece = {"name": name}
-                for attr, values in fixed:
-                    piece[attr] = values[i]
+            for i, piece in enumerate(fixed):
+                piece = piece.copy()
                 base = at + i * PK
-                for field, k in fields:
-                    piece[field] = g[base + k]
+                piece.update(zip(fields, g[base:base + PK]))
                 shown_pieces.append(piece)
             pieces[pset] = shown_pieces
         tracks = {}

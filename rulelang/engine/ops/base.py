@@ -172,10 +172,14 @@ def rand_below(st: St, n: int) -> int:
     return ((z ^ (z >> 31)) * n) >> 64
 
 
+#: The most move lists one op keeps (``Op.move_list``); past it, it starts again.
+MOST_KEPT = 256
+
+
 class Op:
     """Base op: straight-line work done by ``fn``."""
 
-    __slots__ = ("where",)
+    __slots__ = ("where", "kept")
     waits = False
 
     if TYPE_CHECKING:
@@ -184,18 +188,37 @@ class Op:
 
     def __init__(self, where: Where) -> None:
         self.where = where  # (rule name, ir.Pos) for error messages
+        #: (``move_key``, player) -> the moves made for it (``move_list``)
+        self.kept: Dict[Any, Any] = {}
 
     def choices(self, st: St, fr: Frame) -> List[Any]:
         """The values of the moves legal here, without their labels (for
         ``Game.playouts``); in the order of ``moves``."""
         return [value for _, _, value in self.moves(st, fr)]
 
+    def move_key(self, st: St, fr: Frame) -> Any:
+        """What the moves legal here depend on, as a key (hashable); None
+        when they are made afresh each time.  Positions that give the same
+        key are offered the same moves (``move_list``)."""
+        return None
+
     def move_list(self, st: St, fr: Frame, player: Optional[int],
                   make: Callable[[Any, Optional[int]], Any]) -> Any:
         """The moves legal here as objects: ``make(moves, player)`` of what
-        ``moves`` lists (``State.legal_moves``).  An op whose choices repeat
-        keeps them: the objects are never changed."""
-        return make(self.moves(st, fr), player)
+        ``moves`` lists (``State.legal_moves``).  The list made for a
+        ``move_key`` is kept and handed out again (its objects are never
+        changed), so a decision that recurs builds no moves."""
+        key = self.move_key(st, fr)
+        if key is None:
+            return make(self.moves(st, fr), player)
+        key = (key, player)
+        kept = self.kept
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= MOST_KEPT:
+                kept.clear()
+            found = kept[key] = make(self.moves(st, fr), player)
+        return found
 
     def error(self, st: St, message: str) -> RulesetError:
         """A runtime error that names this op's rule, file and line."""

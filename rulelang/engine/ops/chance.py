@@ -19,7 +19,7 @@ class RollOp(Op):
     explicit mode this waits for a chance outcome; during a turn the
     ruleset's reroll rule may then offer the turn's player a reroll."""
 
-    __slots__ = ("count", "sides", "slot", "why", "dist", "kept")
+    __slots__ = ("count", "sides", "slot", "why", "dist")
     waits = True
 
     def __init__(self, where: Where, count: int, sides: int, slot: int, why: str) -> None:
@@ -29,7 +29,6 @@ class RollOp(Op):
         self.slot = slot
         self.why = why
         self.dist = None    # the outcomes and their chances, worked out when first asked
-        self.kept = {}      # (die kept or rerolled, or None, player) -> its moves
 
     def run(self, st, fr):
         if st.explicit:
@@ -67,12 +66,8 @@ class RollOp(Op):
             self.dist = _sum_distribution(self.count, self.sides)
         return self.dist
 
-    def move_list(self, st, fr, player, make):
-        key = (fr[self.slot], player) if st.rerolling else (None, player)
-        found = self.kept.get(key)
-        if found is None:
-            found = self.kept[key] = super().move_list(st, fr, player, make)
-        return found
+    def move_key(self, st, fr):
+        return ("reroll", fr[self.slot]) if st.rerolling else ()
 
     def choices(self, st, fr):
         if st.rerolling:
@@ -204,6 +199,9 @@ class RollOffOp(Op):
     def moves(self, st, fr):
         p = Fraction(1, self.sides)
         return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
+
+    def move_key(self, st, fr):
+        return ()       # one die's faces
 
     def resume(self, st, fr, data):
         st.waiting = WAIT_NONE
@@ -393,6 +391,9 @@ class PoolOp(Op):
     def moves(self, st, fr):
         p = Fraction(1, self.sides)
         return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
+
+    def move_key(self, st, fr):
+        return ()       # one die's faces
 
     def resume(self, st, fr, data):
         st.waiting = WAIT_NONE

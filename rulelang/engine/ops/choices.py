@@ -257,6 +257,9 @@ class ChooseOneOp(Op):
     def moves(self, st, fr):
         return [(self.labels[i], None, i) for i in self.offered(st, fr)]
 
+    def move_key(self, st, fr):
+        return () if self.conds is None else tuple(self.offered(st, fr))
+
     def choices(self, st, fr):
         return self.offered(st, fr)
 
@@ -292,6 +295,9 @@ class ChooseRowOp(Op):
     def moves(self, st, fr):
         return [(label, None, i) for i, (label, _, _) in enumerate(self.rows)]
 
+    def move_key(self, st, fr):
+        return ()
+
     def resume(self, st, fr, data):
         st.waiting = WAIT_NONE
         label, value, start = self.rows[data]
@@ -323,6 +329,9 @@ class MayOp(Op):
 
     def moves(self, st, fr):
         return [(f"{self.prompt}: yes", None, True), (f"{self.prompt}: no", None, False)]
+
+    def move_key(self, st, fr):
+        return ()
 
     def choices(self, st, fr):
         return (True, False)
@@ -369,6 +378,9 @@ class ChooseNumberOp(ChoiceOp):
         lo, hi = self.bounds(st, fr)
         return [(f"{self.prompt}: {n}", None, n) for n in range(lo, hi + 1)]
 
+    def move_key(self, st, fr):
+        return self.bounds(st, fr)
+
     def choices(self, st, fr):
         lo, hi = self.bounds(st, fr)
         return range(lo, hi + 1)
@@ -414,6 +426,9 @@ class PickPieceOp(Op):
         p = Fraction(1, len(found))
         return [(f"draw {self.names[i]}", p, i) for i in found]
 
+    def move_key(self, st, fr):
+        return tuple(self.matching(st, fr))
+
     def resume(self, st, fr, data):
         st.waiting = WAIT_NONE
         return self._take(st, fr, data)
@@ -448,6 +463,9 @@ class ChooseOneOfOp(ChoiceOp):
 
     def moves(self, st, fr):
         return [(self.prefix + self.label(st, x), None, x) for x in self.matching(st, fr)]
+
+    def move_key(self, st, fr):
+        return tuple(self.matching(st, fr))     # (a thing's label never changes)
 
     def choices(self, st, fr):
         return self.matching(st, fr)
