@@ -1,8 +1,11 @@
-"""One meaning for each bare name (``rulelang.check.resolve``): the checker and
-the compiler ask the same table in the same order, so a name the checker
-accepts is one the engine can read, and reads the same way."""
+"""One meaning for each bare name (``rulelang.check.resolve``): the checker
+looks each name up in the language's order and records what it means, and
+the compiler reads that record, so a name the checker accepts is one the
+engine can read, and reads the same way."""
 
 from __future__ import annotations
+
+import pathlib
 
 import attrs
 import pytest
@@ -101,3 +104,42 @@ def test_resolving_an_unsound_ruleset_raises_every_problem():
     rs = rulelang.syntax.parse(TWO_SETS.replace("shade = red", "shade = blue"), "t.rules")
     with pytest.raises(RulesetCheckError, match="unknown name 'blue'"):
         check.resolve_ruleset(rs)
+
+
+def test_every_expression_has_its_type_and_every_log_line_its_parts():
+    """The checker keeps the type of every expression it read and the
+    parts of every log line, as the nodes whose names it bound: the
+    engine reads them, it does not parse a log line again."""
+    rs = parse_and_check(TWO_SETS.replace('shade = red', 'shade = red\n    log "n is {n}"'),
+                         "t.rules")
+    found = check.resolve_ruleset(rs)
+    count = rs.setup[0].value
+    assert found.type_of(count) == check.NUM
+    assert found.type_of(count.cond.cond) == check.BOOL           # length == skill
+    assert found.type_of(rs.setup[1].value) == check.TEXT        # red, a word
+    parts = found.log_parts(rs.setup[2])
+    assert parts[0] == "n is " and isinstance(parts[1], ir.Name) and parts[1].name == "n"
+    assert found.binding(parts[1]).kind == resolve.GLOBAL
+    assert found.type_of(ir.Num(1)) is None and found.log_parts(ir.Log("x")) is None
+
+
+def test_the_engine_asks_the_checker_what_a_name_means(monkeypatch):
+    """Once the checker has run, no other stage looks a name up: every
+    shipped ruleset compiles and plays with the resolver's own lookup
+    (``Names.bare``) switched off; and every expression in them (a place
+    assigned to and a value a declaration writes out too) has the type
+    the checker found for it."""
+    from rulelang import trust
+    from rulelang.engine import compile_ruleset
+    root = pathlib.Path(__file__).resolve().parent.parent
+    for path in sorted([*root.glob("rulesets/*.rules"), *root.glob("examples/*.rules"),
+                        *root.glob("tests/conformance/*.rules")]):
+        rs = parse_and_check(path.read_text(encoding="utf-8"), str(path))
+        found = trust.resolution(rs)
+        with monkeypatch.context() as m:
+            m.setattr(resolve.Names, "bare", lambda *a, **k: pytest.fail("a name looked up again"))
+            game = rulelang.engine.Game(compile_ruleset(rs))
+            rulelang.engine.Game.playouts(game, 2, seed=1)
+        untyped = [node for node in ir.walk(rs) if isinstance(node, ir.Expr)
+                   and found.type_of(node) is None]
+        assert not untyped, untyped[:3]

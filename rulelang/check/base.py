@@ -70,6 +70,11 @@ class CheckerBase:
         self.suggestions_left = SUGGESTION_BUDGET
         #: What each bare name read as a value means: id(node) -> (node, binding).
         self.bindings: Dict[int, Tuple[ir.Name, resolve.Binding]] = {}
+        #: The type of each expression checked: id(node) -> (node, type).
+        self.types: Dict[int, Tuple[ir.Expr, str]] = {}
+        #: Each log line's parts, its placeholders as the nodes checked:
+        #: id(log) -> (log, parts).
+        self.log_parts: Dict[int, Tuple[ir.Log, Tuple[Union[str, ir.Name, ir.Attr], ...]]] = {}
 
     # ------------------------------------------------------------- reports
 

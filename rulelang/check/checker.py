@@ -13,7 +13,7 @@ from ..errors import Diagnostic, RulesetCheckError
 from ..limits import DEFAULT, Limits
 from .declarations import Declarations
 from .resolve import Resolved
-from .types import one_kind
+from .types import BOOL, NUM, TEXT, one_kind
 
 
 class Checker(Declarations):
@@ -38,12 +38,35 @@ class Checker(Declarations):
         try:
             self.declarations()
             self.bodies()
+            self.written_values()
         except RecursionError:
             self.diags.append(Diagnostic(rs.filename, 1, 1, "the ruleset is nested too deeply "
                                          "to check (raise the recursion limit or lower "
                                          "Limits.max_nesting)"))
         self.diags.sort(key=lambda d: (d.line, d.column))
         return self.diags
+
+    def written_values(self) -> None:
+        """The type of each value a declaration writes out, which no rule
+        reads as an expression: a component's property, a stat's start and
+        bounds (a number, yes/no, none, a word, or a constant)."""
+        rs = self.rs
+        found = [v for s in rs.stats for v in (s.initial, s.min, s.max)]
+        found += [p.value for s in rs.stats for space in s.spaces or () for p in space.props]
+        found += [p.value for deck in rs.decks for card in deck.cards for p in card.props]
+        found += [v for ps in rs.pieces for v in
+                  [st.initial for st in ps.state] + [p.value for piece in ps.pieces for p in piece.props]]
+        for e in found:
+            if e is None or id(e) in self.types:
+                continue
+            if isinstance(e, ir.Num):
+                self.types[id(e)] = (e, NUM)
+            elif isinstance(e, ir.Bool):
+                self.types[id(e)] = (e, BOOL)
+            elif isinstance(e, ir.NoneLit):
+                self.types[id(e)] = (e, "none")
+            elif isinstance(e, ir.Name):
+                self.types[id(e)] = (e, NUM if e.name in self.consts else TEXT)
 
     def resolved(self) -> Resolved:
         """What ``run`` worked out: the types of stats, piece fields and card
@@ -55,7 +78,7 @@ class Checker(Declarations):
             track_props=self.track_props,
             piece_fields={ps: {name: f[:2] for name, f in fields.items()}
                           for ps, fields in self.piece_fields.items()},
-            bindings=self.bindings)
+            bindings=self.bindings, types=self.types, log_parts=self.log_parts)
 
 
 def check(rs: ir.Ruleset, limits: Optional[Limits] = None) -> List[Diagnostic]:

@@ -244,6 +244,10 @@ class Declarations(Statements):
             elif not (isinstance(s.initial, ir.Name) and s.initial.name in s.values):
                 self.error(s, f"stat '{s.name}' must start at one of its words "
                               f"({', '.join(s.values[:5])})")
+            else:       # a word, as a bare name means where no rule is in scope
+                bound = self.names.bare(s.initial.name)
+                if bound is not None:
+                    self.bindings[id(s.initial)] = (s.initial, bound)
             if s.min is not None or s.max is not None:
                 self.error(s, f"stat '{s.name}' holds words and cannot have a min or max")
 

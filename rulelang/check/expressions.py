@@ -38,7 +38,9 @@ class Expressions(CheckerBase):
     def expr(self, e: ir.Expr, scope: Scope) -> str:
         """The type of ``e`` where ``scope`` is what it sees."""
         check: Callable[[Any, Scope], str] = getattr(self, "e_" + type(e).__name__)
-        return check(e, scope)
+        kind = check(e, scope)
+        self.types[id(e)] = (e, kind)
+        return kind
 
     def e_Num(self, e: ir.Num, scope: Scope) -> str:
         return NUM

@@ -3,20 +3,23 @@
 A bare name in a rule file can stand for many things: a property of the
 card a 'where' looks at, a field of a piece, a local, a stat of the player
 in scope, a global stat, a constant or a word.  The order in which they are
-tried is part of the language; the checker (which reports names that mean
-nothing) and the compiler (which turns them into slots) both ask
-``Names.bare``, so the two can never read a name differently.
+tried is part of the language, and ``Names.bare`` is its one statement.  Only
+the checker asks it: it records what each name means where it stands, and
+the compiler (which turns names into slots) reads that record, so the two
+can never read a name differently.
 
 ``Resolved`` is what the checker worked out on the way about a sound
-ruleset (the type of every stat, field and card property, the stat of each
-word, what each bare name it read means), kept for the stages after it
+ruleset (the type of every stat, field and card property and of every
+expression, the stat of each word, what each bare name it read means, the
+parts of each log line), kept for the stages after it
 (``check.resolve_ruleset``).
 """
 
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Container, Dict, FrozenSet, Iterator, Mapping, Optional, Sequence, Tuple
+from typing import (Any, Container, Dict, FrozenSet, Iterator, Mapping, Optional, Sequence, Tuple,
+                    Union)
 
 import attrs
 
@@ -32,6 +35,9 @@ CONST = "const"
 WORD = "word"        # a value of a stat of words, or a word printed on a component
 
 ORDER = (CARD, PIECE, LOCAL, PLAYER, GLOBAL, CONST, WORD)
+
+#: A log line's parts: its text, and its placeholders as nodes.
+LogParts = Tuple[Union[str, ir.Name, ir.Attr], ...]
 
 
 @attrs.frozen
@@ -133,6 +139,10 @@ class Resolved:
     #: id(node) -> (the ir.Name node, its binding), for each bare name the
     #: checker read (the node is kept, so no id is used twice).
     _bindings: Mapping[int, Tuple[ir.Name, Binding]] = attrs.field(eq=False, repr=False)
+    #: id(node) -> (the expression, its type), for every expression checked.
+    _types: Mapping[int, Tuple[ir.Expr, str]] = attrs.field(eq=False, repr=False)
+    #: id(node) -> (the log statement, its parts), for every log line.
+    _log_parts: Mapping[int, Tuple[ir.Log, LogParts]] = attrs.field(eq=False, repr=False)
 
     def binding(self, node: ir.Name) -> Optional[Binding]:
         """What the bare name ``node`` (a node of ``rs``) means where it
@@ -141,14 +151,29 @@ class Resolved:
         found = self._bindings.get(id(node))
         return found[1] if found is not None and found[0] is node else None
 
+    def type_of(self, node: ir.Expr) -> Optional[str]:
+        """The type of expression ``node`` (``check.NUM``, ``TEXT``…) where
+        it stands; None for one the checker did not read."""
+        found = self._types.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
+    def log_parts(self, node: ir.Log) -> Optional[LogParts]:
+        """The parts of log line ``node``: its text, and its placeholders as
+        the nodes whose names ``binding`` knows (``ir.log_parts``)."""
+        found = self._log_parts.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
     @classmethod
     def make(cls, names: Names, *, stat_types: Mapping[str, str],
              word_stats: Mapping[str, str], card_props: Mapping[str, str],
              track_props: Mapping[str, Mapping[str, str]],
              piece_fields: Mapping[str, Mapping[str, Tuple[str, bool]]],
-             bindings: Mapping[int, Tuple[ir.Name, Binding]]) -> "Resolved":
+             bindings: Mapping[int, Tuple[ir.Name, Binding]],
+             types: Mapping[int, Tuple[ir.Expr, str]],
+             log_parts: Mapping[int, Tuple[ir.Log, LogParts]]) -> "Resolved":
         """A Resolved holding read-only copies of these tables."""
         return cls(names, _frozen(stat_types), _frozen(word_stats), _frozen(card_props),
                    _frozen({k: _frozen(v) for k, v in track_props.items()}),
                    _frozen({k: _frozen(v) for k, v in piece_fields.items()}),
-                   MappingProxyType(dict(bindings)))
+                   MappingProxyType(dict(bindings)), MappingProxyType(dict(types)),
+                   MappingProxyType(dict(log_parts)))

@@ -62,6 +62,7 @@ class Statements(Expressions):
                         and s.value.name not in st.values and s.value.name not in scope.locals:
                     self.error(s.value, f"'{s.value.name}' is not one of the values of "
                                         f"'{t.name}': {', '.join(st.values)}")
+        self.types[id(t)] = (t, target_type)      # the place's type
         if s.op == "+=" and target_type == POOL and value in (POOL, ANY):
             return
         if s.op != "=" and target_type not in (NUM, ANY):
@@ -271,7 +272,9 @@ class Statements(Expressions):
         pass
 
     def s_Log(self, s: ir.Log, scope: Scope) -> None:
-        for part in ir.log_parts(s.text, s.pos):
+        parts = tuple(ir.log_parts(s.text, s.pos))
+        self.log_parts[id(s)] = (s, parts)
+        for part in parts:
             if not isinstance(part, str):
                 self.expr(part, scope)
 

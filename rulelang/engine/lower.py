@@ -577,17 +577,10 @@ class Ctx:
 
     def bind(self, node: ir.Name) -> Binding:
         """What the bare name ``node`` means here: what the checker bound it
-        to (``Program.resolved``); a name it did not read as a value is
-        looked up in the same order (``resolve.Names.bare``)."""
+        to (``Program.resolved``), the one place that decides."""
         bound = self.prog.resolved.binding(node)
-        if bound is not None:
-            return bound
-        name = node.name
-        bound = self.prog.names.bare(name, card=bool(self.card_scope),
-                                     pieces=[pset for pset, _ in self.piece_scope],
-                                     locals=self.locals)
-        if bound is None:       # (the checker reports every such name)
-            raise KeyError(name)
+        if bound is None:       # (the checker reads every name a rule uses as a value)
+            raise KeyError(f"a name the checker did not read: {node.name!r}")
         return bound
 
     def pieces_matching(self, pset: str, cond: Optional[ir.Expr]) -> Compiled:

@@ -154,7 +154,9 @@ class PureBlock:
         shows cards (or what was made from them) is read in full only by
         those who may see those cards; the rest read it masked."""
         ctx, src = self.ctx, self.source
-        parts = ir.log_parts(s.text, s.pos)
+        parts = ctx.prog.resolved.log_parts(s)
+        if parts is None:       # (the checker reads every log line)
+            raise KeyError(f"a log line the checker did not read: {s.text!r}")
         note = f"st.note(fr[{PLAYER}], 'log', "
         self.line(depth, "if st.logging:")
         if all(isinstance(p, str) for p in parts):
