@@ -191,9 +191,10 @@ class Op:
         #: (``move_key``, player) -> the moves made for it (``move_list``)
         self.kept: Dict[Any, Any] = {}
 
-    def choices(self, st: St, fr: Frame) -> List[Any]:
+    def choices(self, st: St, fr: Frame) -> Sequence[Any]:
         """The values of the moves legal here, without their labels (for
-        ``Game.playouts``); in the order of ``moves``."""
+        ``Game.playouts``); in the order of ``moves`` (a list, a tuple or a
+        range: ``playouts`` only indexes it and takes its length)."""
         return [value for _, _, value in self.moves(st, fr)]
 
     def move_key(self, st: St, fr: Frame) -> Any:

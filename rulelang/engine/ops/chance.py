@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import functools
 from fractions import Fraction
 
-from ..kinds import Compiled, Where
-from ..visibility import EVERYONE, NOBODY, pile_seen_by
+from ..kinds import Compiled, Frame, St, Where, Writer
+from ..visibility import EVERYONE, NOBODY, SeenBy, pile_seen_by
 from .base import (CODE, LOCALS, LOG, PC, PLAYER, POOL_DIE, ROLL_OFF_DIE, WAIT_CHANCE,
-                   WAIT_DECISION, WAIT_NONE, Op, RuleFault, draw_label, draw_work, rand_below,
-                   roll_label, spend)
+                   WAIT_DECISION, WAIT_NONE, Moves, Op, RuleFault, draw_label, draw_work,
+                   rand_below, roll_label, spend)
+
+#: The totals of some dice and the chance of each, lowest first (``_sum_distribution``).
+Dist = Tuple[Tuple[int, Fraction], ...]
 
 
 class RollOp(Op):
@@ -28,9 +31,10 @@ class RollOp(Op):
         self.sides = sides
         self.slot = slot
         self.why = why
-        self.dist = None    # the outcomes and their chances, worked out when first asked
+        #: the outcomes and their chances, worked out when first asked
+        self.dist: Optional[Dist] = None
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if st.explicit:
             st.wait(WAIT_CHANCE, None)
             return False
@@ -42,7 +46,7 @@ class RollOp(Op):
             st.chance_record.append(roll_label(total))
         return self.got(st, fr, total)
 
-    def got(self, st, fr, value):
+    def got(self, st: St, fr: Frame, value: int) -> bool:
         fr[self.slot] = value
         if st.logging:
             st.note(fr[PLAYER], "roll", f"{self.why}: rolled {value}", value)
@@ -54,27 +58,29 @@ class RollOp(Op):
         fr[PC] += 1
         return True
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         if st.rerolling:
             v = fr[self.slot]
             return [(f"keep {v}", None, "keep"), (f"reroll {v}", None, "reroll")]
         return [(roll_label(v), p, v) for v, p in self.outcomes()]
 
-    def outcomes(self):
+    def outcomes(self) -> Dist:
         """(total, probability) of each total, lowest first."""
         if self.dist is None:
             self.dist = _sum_distribution(self.count, self.sides)
-        return self.dist
+        # None past 10 000 outcomes (``_sum_distribution``): the checker's
+        # Limits.max_pool_outcomes (10 000 unless raised) keeps a roll below that.
+        return self.dist  # type: ignore[return-value]
 
-    def move_key(self, st, fr):
+    def move_key(self, st: St, fr: Frame) -> Any:
         return ("reroll", fr[self.slot]) if st.rerolling else ()
 
-    def choices(self, st, fr):
+    def choices(self, st: St, fr: Frame) -> Sequence[Any]:
         if st.rerolling:
             return _KEEP_OR_REROLL
         return [v for v, _ in self.outcomes()]
 
-    def resume(self, st, fr, data):
+    def resume(self, st: St, fr: Frame, data: Any) -> bool:
         if st.rerolling:
             st.rerolling = False
             st.waiting = WAIT_NONE
@@ -90,7 +96,7 @@ class RollOp(Op):
         st.waiting = WAIT_NONE
         return self.got(st, fr, data)
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         """Dice in sample mode, with the reroll question asked at once."""
         d = r.D
         r.emit(d, "if st.explicit or st.chance_record is not None:")
@@ -123,7 +129,7 @@ class RollOp(Op):
 
 
 @functools.lru_cache(maxsize=64)
-def _sum_distribution(count, sides):
+def _sum_distribution(count: int, sides: int) -> Optional[Dist]:
     """Exact distribution of the sum of ``count`` dice (small pools only):
     ((total, probability), ...), lowest total first.  One die at a time,
     each total's ways from running sums (count × count × sides steps)."""
@@ -157,7 +163,7 @@ class RollOffOp(Op):
         self.slot = slot
         self.work = work
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         work = fr[self.work]
         if work is None:
             work = (tuple(range(st.n)), ())
@@ -190,20 +196,20 @@ class RollOffOp(Op):
             self._add(st, fr, value)
             work = fr[self.work]
 
-    def _add(self, st, fr, value):
+    def _add(self, st: St, fr: Frame, value: int) -> None:
         contenders, rolls = fr[self.work]
         if st.logging:
             st.note(contenders[len(rolls)], "roll", f"P{contenders[len(rolls)]} rolls {value} for the roll-off", value)
         fr[self.work] = (contenders, rolls + (value,))
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         p = Fraction(1, self.sides)
         return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
 
-    def move_key(self, st, fr):
+    def move_key(self, st: St, fr: Frame) -> Any:
         return ()       # one die's faces
 
-    def resume(self, st, fr, data):
+    def resume(self, st: St, fr: Frame, data: Any) -> bool:
         st.waiting = WAIT_NONE
         self._add(st, fr, data)
         return self.run(st, fr)
@@ -230,7 +236,7 @@ class DrawOp(Op):
         #: statement counts it for the cards in the deck when it starts).
         self.per_card = per_card
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         piles = st.piles
         src = piles[self.src(st, fr)]
         while True:
@@ -258,7 +264,7 @@ class DrawOp(Op):
             if self._take(st, fr, src, src.index(src[i])):
                 return True     # an 'on draw' rule runs first; the draw goes on after
 
-    def _take(self, st, fr, src, i):
+    def _take(self, st: St, fr: Frame, src: List[int], i: int) -> bool:
         card = src[i]
         src[i] = src[-1]
         src.pop()
@@ -286,7 +292,7 @@ class DrawOp(Op):
         return False
 
     @staticmethod
-    def drawn_seen_by(st, fr):
+    def drawn_seen_by(st: St, fr: Frame) -> SeenBy:
         """Who may see the card of an 'on draw' rule running in frame
         ``fr``: whoever sees the pile it was drawn into (the draw's frame is
         the one below; nobody when that cannot be told)."""
@@ -300,22 +306,22 @@ class DrawOp(Op):
                 break
         return NOBODY
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         src = st.piles[self.src(st, fr)]
-        counts = {}
+        counts: Dict[int, int] = {}
         for c in src:
             counts[c] = counts.get(c, 0) + 1
         n = len(src)
         return [(draw_label(st, c), Fraction(k, n), c) for c, k in sorted(counts.items())]
 
-    def resume(self, st, fr, data):
+    def resume(self, st: St, fr: Frame, data: Any) -> bool:
         st.waiting = WAIT_NONE
         src = st.piles[self.src(st, fr)]
         if self._take(st, fr, src, src.index(data)):
             return True
         return self.run(st, fr)
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         """Draws in sample mode with nothing to log or record: one loop."""
         d = r.D
         if self.hooks:
@@ -358,7 +364,7 @@ class PoolOp(Op):
         super().__init__(where)
         self.count, self.sides, self.slot, self.work = count, sides, slot, work
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         work = fr[self.work]
         if work is None:
             n = self.count(st, fr)
@@ -388,14 +394,14 @@ class PoolOp(Op):
         fr[PC] += 1
         return True
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         p = Fraction(1, self.sides)
         return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
 
-    def move_key(self, st, fr):
+    def move_key(self, st: St, fr: Frame) -> Any:
         return ()       # one die's faces
 
-    def resume(self, st, fr, data):
+    def resume(self, st: St, fr: Frame, data: Any) -> bool:
         st.waiting = WAIT_NONE
         faces, left = fr[self.work]
         fr[self.work] = (faces + (data,), left - 1)

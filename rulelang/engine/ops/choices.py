@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from fractions import Fraction
 
-from ..kinds import Compiled, St, Where
+from ..kinds import Compiled, Frame, St, Where, Writer
 from ..visibility import EVERYONE, either, pile_name, pile_seen_by, seen_by_pile, sees
-from .base import (LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Op, RuleFault,
-                   rand_below, spend)
+from .base import (LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves, Op,
+                   RuleFault, rand_below, spend)
+
+#: What ``ChooseCardsOp`` keeps for a hand and bounds: (the moves, their
+#: values, player -> the move objects made for them).
+_Cached = Tuple[Moves, List[Any], Dict[Optional[int], Any]]
 
 
 class ChoiceOp(Op):
@@ -17,11 +21,14 @@ class ChoiceOp(Op):
     '{prompt}: {shown answer}' and the rule goes on after it."""
 
     __slots__ = ()
+    # Every choice has these (in its own slots).
+    slot: int
+    prompt: str
 
-    def shown(self, st, value):
+    def shown(self, st: St, value: Any) -> str:
         return str(value)
 
-    def resume(self, st, fr, data):
+    def resume(self, st: St, fr: Frame, data: Any) -> bool:
         st.waiting = WAIT_NONE
         fr[self.slot] = data
         if st.logging:
@@ -29,11 +36,11 @@ class ChoiceOp(Op):
         fr[PC] += 1
         return True
 
-    def log_choice(self, st, fr, data):
+    def log_choice(self, st: St, fr: Frame, data: Any) -> None:
         st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
 
 
-def refuse_blind(op, st, fr, index):
+def refuse_blind(op: ChoiceOp, st: St, fr: Frame, index: int) -> None:
     """A player may choose only among cards it sees: a choice among the
     cards of a pile hidden from it would name them in its moves (and their
     number would tell how many kinds it holds).  A card taken unseen is a
@@ -44,7 +51,8 @@ def refuse_blind(op, st, fr, index):
                         f"draw one at random: 'draw 1 from PILE to PILE')")
 
 
-def log_card_choice(op, st, fr, data, index, public, public_value):
+def log_card_choice(op: ChoiceOp, st: St, fr: Frame, data: Any, index: int, public: str,
+                    public_value: Any) -> None:
     """The note of a choice of cards from the pile at ``index``: read in full
     by the chooser and whoever sees that pile; by the rest as ``public``."""
     seen = pile_seen_by(st, index)
@@ -68,39 +76,42 @@ class ChooseCardsOp(ChoiceOp):
                  prompt: str) -> None:
         super().__init__(where)
         self.low, self.high, self.pile, self.slot, self.prompt = low, high, pile, slot, prompt
-        self.cache = {}     # (sorted pile, low, high) -> moves: hands repeat, so do their choices
+        #: (sorted pile, low, high), or the sorted pile alone for fixed bounds -> (the
+        #: moves, their values, player -> move objects): hands repeat, so do their choices
+        self.cache: Dict[Tuple[Any, ...], _Cached] = {}
         self.fixed = False  # whether low and high are plain numbers (set by the compiler)
         #: whether the pile may be hidden from the chooser (a deck, a hidden
         #: pile): checked before waiting (``refuse_blind``; set by the compiler)
         self.guard = True
         self.held = 0       # the moves the cache holds
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if self.guard:
             refuse_blind(self, st, fr, self.pile(st, fr))
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
-    def log_choice(self, st, fr, data):
+    def log_choice(self, st: St, fr: Frame, data: Any) -> None:
         k = len(data)
         log_card_choice(self, st, fr, data, self.pile(st, fr),
                         "nothing" if not k else "1 card" if k == 1 else f"{k} cards", k)
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         return self._cached(st, fr)[0]
 
-    def move_list(self, st, fr, player, make):
+    def move_list(self, st: St, fr: Frame, player: Optional[int],
+                  make: Callable[[Any, Optional[int]], Any]) -> Any:
         per_player = self._cached(st, fr)[2]
         found = per_player.get(player)
         if found is None:
             found = per_player[player] = super().move_list(st, fr, player, make)
         return found
 
-    def choices(self, st, fr):
+    def choices(self, st: St, fr: Frame) -> Sequence[Any]:
         return self._cached(st, fr)[1]
 
-    def _cached(self, st, fr):
-        """(moves, their values) for this hand and these bounds."""
+    def _cached(self, st: St, fr: Frame) -> _Cached:
+        """(moves, their values, move objects by player) for this hand and these bounds."""
         cards = st.piles[self.pile(st, fr)]
         if self.fixed:      # bounds that are plain numbers: the hand is the key
             key = tuple(sorted(cards))
@@ -121,8 +132,8 @@ class ChooseCardsOp(ChoiceOp):
                 self.cache[key[0]] = found
         return found
 
-    def _moves(self, st, cards, low, high):
-        have = {}
+    def _moves(self, st: St, cards: Sequence[int], low: int, high: int) -> Moves:
+        have: Dict[int, int] = {}
         for c in cards:
             have[c] = have.get(c, 0) + 1
         kinds = sorted(have)
@@ -139,11 +150,11 @@ class ChooseCardsOp(ChoiceOp):
         return [(f"{prompt} {', '.join([names[c] for c in combo]) if combo else 'nothing'}", None, combo)
                 for combo in combos]
 
-    def shown(self, st, value):     # the value is a tuple of cards (a move's own)
+    def shown(self, st: St, value: Any) -> str:     # the value is a tuple of cards (a move's own)
         names = st.prog.card_names
         return ", ".join(names[c] for c in value) if value else "nothing"
 
-    def emit(self, r, k):
+    def emit(self, r: Writer, k: int) -> bool:
         """An op whose ``run`` only waits for its player's decision (one that
         must first check that its player sees the cards, ``self.guard``, is
         called as it is)."""
@@ -164,7 +175,8 @@ class _TooMany(Exception):
     pass
 
 
-def _multisets(kinds, have, low, high, most):
+def _multisets(kinds: Sequence[int], have: Dict[int, int], low: int, high: int,
+               most: int) -> Optional[List[Tuple[int, ...]]]:
     """The multisets of ``low`` to ``high`` cards (sorted tuples of card ids,
     at most ``have[k]`` of kind ``k``), smallest first and in lexicographic
     order within a size; None when there are more than ``most``.  Without
@@ -175,9 +187,9 @@ def _multisets(kinds, have, low, high, most):
     left_from = [0] * (n + 1)     # cards held of kinds[i:]
     for i in range(n - 1, -1, -1):
         left_from[i] = left_from[i + 1] + have[kinds[i]]
-    out = []
+    out: List[Tuple[int, ...]] = []
     if high <= 32:
-        def extend(start, combo, need, run):
+        def extend(start: int, combo: Tuple[int, ...], need: int, run: int) -> None:
             if need == 0:
                 out.append(combo)
                 if len(out) > most:
@@ -197,7 +209,8 @@ def _multisets(kinds, have, low, high, most):
             return None
         return out
     for size in range(low, min(high, left_from[0]) + 1):
-        stack = [(0, (), size, 0)]     # (first kind allowed, combo, cards still to pick, copies of combo[-1])
+        # (first kind allowed, combo, cards still to pick, copies of combo[-1])
+        stack: List[Tuple[int, Tuple[int, ...], int, int]] = [(0, (), size, 0)]
         while stack:
             start, combo, need, run = stack.pop()
             if need == 0:
@@ -205,7 +218,7 @@ def _multisets(kinds, have, low, high, most):
                 if len(out) > most:
                     return None
                 continue
-            children = []
+            children: List[Tuple[int, Tuple[int, ...], int, int]] = []
             for i in range(start, n):
                 used = run if i == start else 0
                 if left_from[i] - used < need:
@@ -238,12 +251,12 @@ class ChooseOneOp(Op):
         self.conds: Optional[List[Optional[Compiled]]] = None
         self.end: Optional[int] = None
 
-    def offered(self, st, fr):
+    def offered(self, st: St, fr: Frame) -> Sequence[int]:
         if self.conds is None:
             return range(len(self.labels))
         return [i for i, c in enumerate(self.conds) if c is None or c(st, fr)]
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if self.option is not None:
             preset = st.preset_option(self.option, fr[PLAYER])
             if preset is not None:
@@ -254,22 +267,22 @@ class ChooseOneOp(Op):
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         return [(self.labels[i], None, i) for i in self.offered(st, fr)]
 
-    def move_key(self, st, fr):
+    def move_key(self, st: St, fr: Frame) -> Any:
         return () if self.conds is None else tuple(self.offered(st, fr))
 
-    def choices(self, st, fr):
+    def choices(self, st: St, fr: Frame) -> Sequence[int]:
         return self.offered(st, fr)
 
-    def _pick(self, st, fr, i):
+    def _pick(self, st: St, fr: Frame, i: int) -> bool:
         if st.logging:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.labels[i]}", self.labels[i])
         fr[PC] = self.targets[i]
         return True
 
-    def resume(self, st, fr, data):
+    def resume(self, st: St, fr: Frame, data: Any) -> bool:
         st.waiting = WAIT_NONE
         return self._pick(st, fr, data)
 
@@ -286,21 +299,23 @@ class ChooseRowOp(Op):
         self.rows = rows  # [(label, value, start_pc)]
         self.prompt = prompt
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if not self.rows:
             raise RuleFault(f"{self.prompt}: no row of the table covers the rolls asked for")
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
-    def moves(self, st, fr):
-        return [(label, None, i) for i, (label, _, _) in enumerate(self.rows)]
+    def moves(self, st: St, fr: Frame) -> Moves:
+        # (``rows`` is none only until the program is built, and ``run`` refuses
+        # an empty table, so this op waits with rows.)
+        return [(label, None, i) for i, (label, _, _) in enumerate(self.rows)]  # type: ignore[arg-type]
 
-    def move_key(self, st, fr):
+    def move_key(self, st: St, fr: Frame) -> Any:
         return ()
 
-    def resume(self, st, fr, data):
+    def resume(self, st: St, fr: Frame, data: Any) -> bool:
         st.waiting = WAIT_NONE
-        label, value, start = self.rows[data]
+        label, value, start = self.rows[data]  # type: ignore[index]  # (set: see ``moves``)
         if st.logging:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {label}", label)
         fr[PC] += 1
@@ -323,20 +338,20 @@ class MayOp(Op):
         self.prompt = prompt
         self.target = target
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         return [(f"{self.prompt}: yes", None, True), (f"{self.prompt}: no", None, False)]
 
-    def move_key(self, st, fr):
+    def move_key(self, st: St, fr: Frame) -> Any:
         return ()
 
-    def choices(self, st, fr):
+    def choices(self, st: St, fr: Frame) -> Tuple[bool, bool]:
         return (True, False)
 
-    def resume(self, st, fr, data):
+    def resume(self, st: St, fr: Frame, data: Any) -> bool:
         st.waiting = WAIT_NONE
         if st.logging:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {'yes' if data else 'no'}", data)
@@ -358,14 +373,14 @@ class ChooseNumberOp(ChoiceOp):
         super().__init__(where)
         self.low, self.high, self.slot, self.prompt = low, high, slot, prompt
 
-    def bounds(self, st, fr):
+    def bounds(self, st: St, fr: Frame) -> Tuple[int, int]:
         lo, hi = self.low(st, fr), self.high(st, fr)
         if hi - lo + 1 > st.limits.max_choices:
             raise RuleFault(f"{self.prompt}: {hi - lo + 1} numbers to choose from; the limit "
                             f"is {st.limits.max_choices}")
         return lo, hi
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         lo, hi = self.bounds(st, fr)
         if hi <= lo:
             fr[self.slot] = lo
@@ -374,14 +389,14 @@ class ChooseNumberOp(ChoiceOp):
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         lo, hi = self.bounds(st, fr)
         return [(f"{self.prompt}: {n}", None, n) for n in range(lo, hi + 1)]
 
-    def move_key(self, st, fr):
+    def move_key(self, st: St, fr: Frame) -> Any:
         return self.bounds(st, fr)
 
-    def choices(self, st, fr):
+    def choices(self, st: St, fr: Frame) -> Sequence[int]:
         lo, hi = self.bounds(st, fr)
         return range(lo, hi + 1)
 
@@ -401,7 +416,7 @@ class PickPieceOp(Op):
         super().__init__(where)
         self.matching, self.names, self.slot = matching, names, slot
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         found = self.matching(st, fr)
         if len(found) > 1 and st.explicit:
             st.wait(WAIT_CHANCE, None)
@@ -413,7 +428,7 @@ class PickPieceOp(Op):
             st.chance_record.append(f"draw {self.names[i]}")
         return self._take(st, fr, i)
 
-    def _take(self, st, fr, i):
+    def _take(self, st: St, fr: Frame, i: Optional[int]) -> bool:
         fr[self.slot] = i
         if i is not None:
             if st.logging:
@@ -421,15 +436,15 @@ class PickPieceOp(Op):
         fr[PC] += 1
         return True
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         found = self.matching(st, fr)
         p = Fraction(1, len(found))
         return [(f"draw {self.names[i]}", p, i) for i in found]
 
-    def move_key(self, st, fr):
+    def move_key(self, st: St, fr: Frame) -> Any:
         return tuple(self.matching(st, fr))
 
-    def resume(self, st, fr, data):
+    def resume(self, st: St, fr: Frame, data: Any) -> bool:
         st.waiting = WAIT_NONE
         return self._take(st, fr, data)
 
@@ -451,7 +466,7 @@ class ChooseOneOfOp(ChoiceOp):
         #: for a card: fn(st, fr) -> the index of the pile it is chosen from
         self.pile = pile
 
-    def run(self, st, fr):
+    def run(self, st: St, fr: Frame) -> bool:
         if self.pile is not None:
             refuse_blind(self, st, fr, self.pile(st, fr))
         if not self.matching(st, fr):
@@ -461,19 +476,19 @@ class ChooseOneOfOp(ChoiceOp):
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
-    def moves(self, st, fr):
+    def moves(self, st: St, fr: Frame) -> Moves:
         return [(self.prefix + self.label(st, x), None, x) for x in self.matching(st, fr)]
 
-    def move_key(self, st, fr):
+    def move_key(self, st: St, fr: Frame) -> Any:
         return tuple(self.matching(st, fr))     # (a thing's label never changes)
 
-    def choices(self, st, fr):
+    def choices(self, st: St, fr: Frame) -> Sequence[Any]:
         return self.matching(st, fr)
 
-    def shown(self, st, value):
+    def shown(self, st: St, value: Any) -> str:
         return self.label(st, value)
 
-    def log_choice(self, st, fr, data):
+    def log_choice(self, st: St, fr: Frame, data: Any) -> None:
         if self.pile is None:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
         else:
