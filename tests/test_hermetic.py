@@ -55,7 +55,7 @@ def test_the_only_entropy_is_a_missing_seed():
     """'secrets' is imported in one place: new_game() without a seed."""
     users = [path.name for path in engine_modules()
              if any(m == "secrets" for m, _ in imports_of(path))]
-    assert users == ["state.py"]
+    assert users == ["game.py"]
 
 
 def play_everything(path):

@@ -1,7 +1,10 @@
 """Stage 4: the generic interpreter (compile the IR once, then run it)."""
 
+from ..limits import Limits
+from .game import Game
+from .moves import LogEntry, Move, Result
+from .play import CHANCE, State
 from .program import Program, compile_ruleset
-from .state import CHANCE, Game, Limits, LogEntry, Move, Result, State
 
 __all__ = ["CHANCE", "Game", "Limits", "LogEntry", "Move", "Program", "Result", "State",
            "compile_ruleset"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..errors import RulesetError
 from .program import compile_ruleset
 from .ops import CODE, PC, RUNAWAY, PureFault, RuleFault
-from .state import Game
+from .game import Game
 
 
 def op_by_op(game: Game) -> Game:

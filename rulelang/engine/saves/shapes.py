@@ -23,8 +23,8 @@ from ..ops import WAIT_CHANCE, WAIT_DECISION, WAIT_NONE
 #: (``json_path`` writes them as ``$.piles[3][7]``).
 Parts = Tuple[Union[int, str], ...]
 
-#: A game (``state.Game``): ``Any`` to mypy, as ``St`` is (state.py imports
-#: this package, so no module of it may import state.py back).
+#: A game (``game.Game``): ``Any`` to mypy, as ``St`` is (game.py and play.py
+#: import this package, so no module of it may import them back).
 Gm = Any
 
 FORMAT = "rulelang-state/2"

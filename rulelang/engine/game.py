@@ -1,0 +1,203 @@
+"""Game: a loaded, checked and compiled ruleset, and what makes its states
+(``new_game``), plays whole games fast (``playouts``), restores saves and
+replays (``restore``, ``replay``) and pickles it.
+
+Apart from ``State`` (``play``), which only reads the game that made it
+(its fingerprint): this module imports ``play``, never the other way round.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from ..errors import RulesetError
+from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
+from . import saves as _saves
+from .moves import LogEntry, Result
+from .ops import WAIT_NONE, Policy, fault, rand_below
+from .play import State
+from .program import Program
+from .saves.document import Key
+
+
+class Game:
+    """A loaded, checked and compiled ruleset: makes and restores states."""
+
+    #: The classes of what a game makes (``saves`` builds restored states
+    #: through these, so it does not import this module).
+    state_class = State
+    log_entry_class = LogEntry
+
+    def __init__(self, prog: Program, limits: Optional[Limits] = None) -> None:
+        self.prog = prog
+        self.ruleset = prog.rs
+        #: The limits new and restored games get unless ``new_game`` is
+        #: given others (``rulelang.load(..., limits=...)`` sets them).
+        self.limits = limits or DEFAULT_LIMITS
+        self.fingerprint = hashlib.sha256(repr(prog.rs).encode()).hexdigest()[:16]
+
+    @property
+    def title(self) -> str:
+        return self.ruleset.title
+
+    @property
+    def min_players(self) -> int:
+        return self.ruleset.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.ruleset.max_players
+
+    @property
+    def options(self) -> Dict[str, List[str]]:
+        """Setup options and their choices (for ``new_game(options=...)``)."""
+        return {o.name: [c.label for c in o.choices] for o in self.ruleset.options}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.title!r} players {self.min_players}..{self.max_players}>"
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Pickled as its ruleset and limits; compiled again when loaded.
+        return (_saves.unpickle_game, (self.fingerprint, self.ruleset, self.limits, type(self)))
+
+    def __copy__(self) -> Game:
+        return self     # a game does not change: a copy is the game itself
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> Game:
+        return self
+
+    def new_game(self, players: Optional[int] = None, seed: Optional[int] = None,
+                 chance: str = "sample", options: Optional[Dict[str, Any]] = None,
+                 limits: Optional[Limits] = None, log: bool = True) -> State:
+        """A new game.  ``chance`` is "sample" (dice and draws resolved from
+        the seeded generator held in the state) or "explicit" (every die and
+        draw is a chance node whose moves carry exact probabilities).
+        ``limits`` default to the game's (``Game.limits``)."""
+        st = self._new_state(players, seed, chance, options, limits, log)
+        st._run()
+        if st.over is None:
+            st._legal()     # a first decision whose moves cannot be listed fails here
+        return st
+
+    def _new_state(self, players: Optional[int], seed: Optional[int], chance: str,
+                   options: Optional[Dict[str, Any]], limits: Optional[Limits],
+                   log: bool) -> State:
+        """The state before setup has run (``new_game`` runs it)."""
+        prog = self.prog
+        n = self.min_players if players is None else players
+        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
+            raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} "
+                             f"players, not {players!r}")
+        if chance not in ("sample", "explicit"):
+            raise ValueError(f"chance must be 'sample' or 'explicit', not {chance!r}")
+        if options:
+            known = self.options
+            for name, value in options.items():
+                if name not in known:
+                    raise ValueError(f"unknown option {name!r}; options: {', '.join(known) or 'none'}")
+                values = value if isinstance(value, list) else [value]
+                for v in values:
+                    if v is not None and v not in known[name]:
+                        raise ValueError(f"option {name!r} has no choice {v!r}; "
+                                         f"choices: {', '.join(known[name])}")
+        if seed is None:
+            import secrets
+            seed = secrets.randbits(63)
+        st = State.__new__(State)
+        st.game = self
+        st.prog = prog
+        st.n = n
+        st.explicit = chance == "explicit"
+        st.seed = int(seed) & ((1 << 64) - 1)
+        st.rng = 0
+        st.limits = limits or self.limits
+        st.logging = log
+        st.chance_record = None
+        st.steps = 0
+        st.log_tail = None
+        st.hist = None
+        K = prog.K
+        st.v = [0] * (n * K)
+        st.g = [None] * len(prog.global_stats)
+        st.turn_player = None
+        st.round = 0
+        st.test = None
+        probe_fr = [None, 0, 0]
+        for k, init in enumerate(prog.global_init):
+            st.g[k] = init(st, probe_fr)
+        st.g.extend(prog.piece_init)   # each piece's state values
+        for seat in range(n):
+            probe = [None, 0, seat]
+            for k, init in enumerate(prog.player_init):
+                st.v[seat * K + k] = init(st, probe)
+        st.nshared = len(prog.shared_piles)
+        st.piles = [list(prog.deck_contents.get(name, ())) for name in prog.shared_piles]
+        st.piles += [[] for _ in range(len(prog.player_piles) * n)]
+        st.stack = [[prog.main_code, 0, 0] + [None] * prog.nlocals[prog.main_code]]
+        st.waiting = WAIT_NONE
+        st.actor = None
+        st.rerolling = False
+        st.order_pos = -1
+        st.skips = ()
+        st.over = None
+        st.options = dict(options) if options else None
+        st.round = 0
+        st._moves = None
+        return st
+
+    def playouts(self, n: int, seed: int = 0, players: Optional[int] = None,
+                 policy: str = "random", options: Optional[Dict[str, Any]] = None,
+                 limits: Optional[Limits] = None) -> List[Result]:
+        """The results of ``n`` whole games (seeds ``seed``, ``seed + 1`` …),
+        every decision picked uniformly at random: what a simulation or a
+        Monte Carlo search needs, made without building a move list or a
+        label at each decision.  Game ``i`` is the game that
+        ``new_game(players, seed + i)`` plays when the same decisions are
+        applied through the normal API."""
+        if policy != "random":
+            raise ValueError(f"policy must be 'random', not {policy!r}")
+        codes = self.prog.codes
+        results: List[Result] = []
+        for i in range(n):
+            st = self.new_game(players=players, seed=seed + i, options=options, limits=limits,
+                               log=False)
+            chooser = Policy(seed + i)
+            while st.over is None:
+                fr = st.stack[-1]
+                op: Any = codes[fr[0]][fr[1]]     # one that waits (``Op`` declares no resume)
+                try:
+                    values = op.choices(st, fr)
+                    pick = values[rand_below(chooser, len(values))]
+                    go = op.resume(st, fr, pick)
+                except RulesetError:
+                    raise
+                except Exception as e:
+                    raise fault(st, op, e) from e
+                if go:
+                    st._run()
+            results.append(st.result())
+        return results
+
+    def restore(self, text: Union[str, bytes], *, key: Optional[Key] = None) -> State:
+        """The state saved in ``text`` (``State.to_json()``; str or bytes).
+        The save is untrusted: it is read within ``Limits.max_save_bytes``,
+        ``max_nodes`` and ``max_nesting``, checked against the declared
+        shape (``schema/state.schema.json``) and against this game (every
+        value of its kind, every card where it can be, every frame where
+        its code waits or calls), and the state is tried (legal moves,
+        views, result).  Anything wrong raises ``rulelang.SaveError``
+        naming the place (``$.piles[3][7]``) and the reason.  With ``key``
+        a save whose MAC is missing or wrong is refused (``to_json(key=)``).
+        The state gets the game's limits."""
+        return _saves.restore(self, text, key)
+
+    def replay(self, text: Union[str, bytes], *, seed: Optional[int] = None,
+               key: Optional[Key] = None) -> State:
+        """The game a replay (``State.to_replay()``) describes: made with
+        ``new_game`` and played again move by move, so it can only be a game
+        of legal moves.  A move that is not legal is refused with
+        ``SaveError`` at ``$.moves[i]``.  ``seed``: the game's seed, when the
+        replay leaves it out (or must agree with it); ``key`` as for
+        ``restore``."""
+        return _saves.replay(self, text, seed, key)
