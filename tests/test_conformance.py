@@ -23,7 +23,7 @@ import pytest
 
 import rulelang
 from rulelang import IllegalMoveError
-from rulelang.engine import ops, state as state_module
+from rulelang.engine import game as game_module, ops, state as state_module
 from rulelang.testing import Failure, check_ruleset, declared_max_moves
 from helpers import ROOT, RULESETS
 
@@ -121,13 +121,13 @@ def test_a_clone_that_shares_lists_is_caught(monkeypatch):
 
 
 def test_a_restore_that_loses_something_is_caught(monkeypatch):
-    real = state_module.Game.restore
+    real = game_module.Game.restore
 
     def lossy(self, text):
         st = real(self, text)
         st.order_pos = -1
         return st
-    monkeypatch.setattr(state_module.Game, "restore", lossy)
+    monkeypatch.setattr(game_module.Game, "restore", lossy)
     assert "restore" in checks(small(games=1))
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import rulelang
 from rulelang import CHANCE, IllegalMoveError, RulesetRuntimeError
-from rulelang.engine import state as state_module, visibility
+from rulelang.engine import moves as moves_module, state as state_module, visibility
 from rulelang.testing import check_ruleset
 from helpers import ROOT
 
@@ -232,7 +232,7 @@ def failed(report):
 
 def test_a_public_form_that_shows_the_card_is_caught(monkeypatch):
     """A LogEntry.for_seat that gives every seat the full entry."""
-    monkeypatch.setattr(state_module.LogEntry, "for_seat", lambda self, seat: self)
+    monkeypatch.setattr(moves_module.LogEntry, "for_seat", lambda self, seat: self)
     assert "hidden" in failed(quick())
 
 

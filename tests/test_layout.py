@@ -165,18 +165,16 @@ def test_package_imports_are_read_as_modules():
 
 # ---------------------------------------------------------------- sizes
 
-#: The longest a module may be, in the packages split so far (issue 12 grows the list).
-MOST_LINES = 750
-SPLIT = ("ir", "check")
+#: The longest a module of the package may be: one meaning a module.
+MOST_LINES = 700
 
 
-def test_no_module_of_a_split_package_is_too_long():
+def test_no_module_is_too_long():
     long = {}
-    for package in SPLIT:
-        for path in sorted((PACKAGE / package).rglob("*.py")):
-            lines = len(path.read_text(encoding="utf-8").splitlines())
-            if lines > MOST_LINES:
-                long[module_name(path)] = lines
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > MOST_LINES:
+            long[module_name(path)] = lines
     assert not long, f"modules over {MOST_LINES} lines: {long}"
 
 

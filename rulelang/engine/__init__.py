@@ -3,7 +3,7 @@
 from ..limits import Limits
 from .game import Game
 from .moves import LogEntry, Move, Result
-from .play import CHANCE, State
+from .state import CHANCE, State
 from .program import Program, compile_ruleset
 
 __all__ = ["CHANCE", "Game", "Limits", "LogEntry", "Move", "Program", "Result", "State",

@@ -2,8 +2,8 @@
 (``new_game``), plays whole games fast (``playouts``), restores saves and
 replays (``restore``, ``replay``) and pickles it.
 
-Apart from ``State`` (``play``), which only reads the game that made it
-(its fingerprint): this module imports ``play``, never the other way round.
+Apart from ``State`` (``state``), which only reads the game that made it
+(its fingerprint): this module imports ``state``, never the other way round.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import saves as _saves
 from .moves import LogEntry, Result
 from .ops import WAIT_NONE, Policy, fault, rand_below
-from .play import State
+from .state import State
 from .program import Program
 from .saves.document import Key
 

@@ -45,7 +45,7 @@ Kind = Tuple[Any, ...]
 #: (the layout in ``ops.base``), a plain list so a state clones cheaply.
 Frame = List[Any]
 
-#: A running game's state (``play.State``).  ``Any`` to mypy: play.py
+#: A running game's state (``state.State``).  ``Any`` to mypy: state.py
 #: imports the whole engine, so the modules before it cannot import it back
 #: (not even for annotations: tests/test_layout.py counts those too).
 St = Any

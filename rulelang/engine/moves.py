@@ -3,7 +3,7 @@
 
 Plain values, the same for every ruleset, that the embedding program keeps,
 compares, saves and pickles: kept apart from the machine that makes them
-(``play.State``), which needs them, as ``game.Game`` does.
+(``state.State``), which needs them, as ``game.Game`` does.
 """
 
 from __future__ import annotations
