@@ -128,7 +128,12 @@ def register(prog: Prog, code_name: str, text: str) -> str:
     """The file name generated source is compiled under, with the source
     put in ``linecache`` so tracebacks and debuggers show its lines (as
     attrs does for the methods it writes)."""
-    filename = f"<rulelang {pathlib.PurePath(prog.filename or 'ruleset').name}: {code_name}>"
+    return register_text(prog.filename, code_name, text)
+
+
+def register_text(ruleset_file: Optional[str], code_name: str, text: str) -> str:
+    """``register`` for the ruleset read from ``ruleset_file``."""
+    filename = f"<rulelang {pathlib.PurePath(ruleset_file or 'ruleset').name}: {code_name}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     _REGISTERED.pop(filename, None)
     _REGISTERED[filename] = None
@@ -341,6 +346,36 @@ class Runner:
         self.emit(depth, f"st.steps += {cost}", "if st.steps > _lim:",
                   f"    raise RuleFault({self.const(O.RUNAWAY)} % _lim)")
 
+
+
+def pieces_view(piece_view: Dict[str, Tuple[List[Dict[str, Any]], Tuple[str, ...]]],
+                base: Dict[str, int], per: Dict[str, int], filename: str) -> Any:
+    """fn(g) -> every piece as ``view`` shows it ({set: [{"name": …,
+    attribute: value…, field: its value in g…}]}): one function whose
+    dicts are written out, piece by piece, from ``piece_view`` (a piece's
+    name and attributes, then its fields), the values of set ``s``'s piece
+    ``i`` at ``g[base[s] + i * per[s]]`` on.  Every name and value is a
+    constant of its namespace: nothing of the ruleset is written into the
+    source."""
+    env: Dict[str, Any] = {}
+
+    def const(value: Any) -> str:
+        name = f"_c{len(env)}"
+        env[name] = value
+        return name
+
+    sets = []
+    for pset, (fixed, fields) in piece_view.items():
+        rows = []
+        for i, piece in enumerate(fixed):
+            at = base[pset] + i * per[pset]
+            items = [f"{const(k)}: {const(v)}" for k, v in piece.items()]
+            items += [f"{const(field)}: g[{at + j}]" for j, field in enumerate(fields)]
+            rows.append("{" + ", ".join(items) + "}")
+        sets.append(f"{const(pset)}: [{', '.join(rows)}]")
+    text = "def pieces_view(g):\n    return {" + ",\n            ".join(sets) + "}\n"
+    exec(compile(text, register_text(filename, "the pieces' view", text), "exec"), env)
+    return env["pieces_view"]
 
 
 def standalone(prog: Prog, code_id: int, k: int) -> Fn:

@@ -215,6 +215,9 @@ class Program:
                     for i, name in enumerate(names)],
                    tuple(self.piece_slot[pset]))
             for pset, names in self.piece_names.items()}
+        #: fn(g) -> every piece as ``view`` shows it (``codegen.pieces_view``)
+        self.pieces_view: Callable[[List[Any]], Dict[str, List[Dict[str, Any]]]] = \
+            codegen.pieces_view(self.piece_view, self.piece_base, self.piece_K, self.filename)
 
     def card_table(self, prop: str, default: Any = None) -> List[Any]:
         """[property ``prop`` of each card, by id] (``default`` where a card

@@ -173,17 +173,7 @@ class Sight:
             mine = {name: shown[nshared + j * n + owner] for j, name in enumerate(player_piles)}
             players.append({"seat": owner, "stats": stats, "piles": mine})
         shared = dict(zip(prog.shared_piles, shown))
-        pieces = {}
-        g = st.g
-        for pset, (fixed, fields) in prog.piece_view.items():      # as State.piece gives them
-            at, PK = prog.piece_base[pset], prog.piece_K[pset]
-            shown_pieces = []
-            for i, piece in enumerate(fixed):
-                piece = piece.copy()
-                base = at + i * PK
-                piece.update(zip(fields, g[base:base + PK]))
-                shown_pieces.append(piece)
-            pieces[pset] = shown_pieces
+        pieces = prog.pieces_view(st.g)
         tracks = {}
         for name, spaces in prog.track_data.items():
             here = st.g[prog.gslot[name]]
