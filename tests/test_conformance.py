@@ -303,3 +303,27 @@ def test_the_conformance_command():
                          capture_output=True, text=True)
     assert bad.returncode == 1
     assert "FAIL [length]" in bad.stdout and "state.apply(label)" in bad.stdout
+
+
+def test_every_kind_of_step_is_saved_and_restored(monkeypatch):
+    """A game that keeps no log is restored at every step where its frames
+    wait somewhere new for it (so at every kind of step), and at about half
+    of the others; with restores=1 at every step."""
+    from rulelang.testing import runner
+    seen, restored = [], []
+
+    def layout(st):
+        return (st.waiting, st.rerolling, tuple((fr[0], fr[1]) for fr in st.stack))
+    real_position, real_restore = runner._Runner._check_position, runner._Runner._check_restore
+    monkeypatch.setattr(runner._Runner, "_check_position",
+                        lambda self, st, step, rng: seen.append(layout(st)) or real_position(self, st, step, rng))
+    monkeypatch.setattr(runner._Runner, "_check_restore",
+                        lambda self, st: restored.append(layout(st)) or real_restore(self, st))
+    game = rulelang.load(ROOT / "rulesets" / "northpole.rules")
+    report = check_ruleset(game, games=2, fresh_games=0, log_every=0)
+    assert report.ok and set(restored) == set(seen)
+    assert len(seen) / 3 < len(restored) < len(seen)
+    seen.clear()
+    restored.clear()
+    assert check_ruleset(game, games=2, fresh_games=0, log_every=0, restores=1).ok
+    assert len(restored) == len(seen)

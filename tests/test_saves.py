@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import multiprocessing
 import os
@@ -603,11 +604,12 @@ def run_corpus(names=None, seed=0):
     for name, chance, st, every in _bases(names):
         if quick_verdict(st.game, st.to_json()) is not True and len(quick_faults) < 5:
             quick_faults.append(("a genuine save not passed", name, chance, st.to_json()[:300]))
-        cases = [(cls, clear, st.game, text_of(d), d)
-                 for cls, clear, d in tampered(name, chance, st, rng, every) if d is not None]
-        if every:
-            cases += [case + (None,) for case in _foreign(name, chance, st)]
-            cases += [case + (None,) for case in _garbled(st, rng)]
+        # (One at a time: RULELANG_LONG makes many, some of them huge.)
+        cases = itertools.chain(
+            ((cls, clear, st.game, text_of(d), d)
+             for cls, clear, d in tampered(name, chance, st, rng, every) if d is not None),
+            (case + (None,) for case in (_foreign(name, chance, st) if every else ())),
+            (case + (None,) for case in (_garbled(st, rng) if every else ())))
         for cls, clear, game, text, doc in cases:
             c = counts.setdefault(cls, [0, 0, 0])
             c[0] += 1

@@ -65,7 +65,7 @@ Every failure carries the seed, the player count, the chance mode, the
 options and the list of move labels that reproduce it
 (``Failure.reproduce()`` writes the Python for it).
 
-Costs.  Every check runs at every step of every game, with four
+Costs.  Every check runs at every step of every game, with five
 economies: the views (and the moves and messages a seat is given) are
 checked for one seat per step, in turn (the spectator included), so each
 seat's view is checked every few steps all through every game, and the
@@ -75,6 +75,9 @@ label that was legal earlier); only every
 ``log_every``-th game (default 20th) keeps its game log, and as its JSON
 grows with every step such a game is saved and restored at fewer steps
 (every step up to 50, every second step up to 100, …, and at the end);
+a game that keeps no log is saved and restored at every step where its
+frames wait somewhere no restored step of the game has waited yet, at a
+share ``restores`` (default a half) of its other steps, and at the end;
 and the fresh-process replays run ``fresh_games`` games of each chance
 mode (default 2) in one child process per value of ``hash_seeds``
 (default two).

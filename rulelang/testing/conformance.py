@@ -39,7 +39,8 @@ def check_ruleset(game: Game, games: int = 200, seed: int = 0, *,
                   log_every: int = 20,
                   workers: int = 1,
                   audit: bool = False,
-                  max_failures: int = 20) -> Report:
+                  max_failures: int = 20,
+                  restores: float = 0.5) -> Report:
     """Play ``games`` random games in each chance mode and check every
     promise of the move API at every step (see the module documentation).
 
@@ -53,6 +54,10 @@ def check_ruleset(game: Game, games: int = 200, seed: int = 0, *,
     ``workers``: processes to play in (1: this process only; the report is
     the same either way).  ``audit``: watch each game with ``EngineAudit``
     and report what the engine did that it must not (check ``hermetic``).
+    ``restores``: in a game that keeps no log, the share of its steps at
+    which the state is saved and restored (check ``restore``) besides
+    those where its frames wait somewhere they have not waited before in
+    that game, and its end (1: every step).
     Stops early after about ``max_failures`` failures."""
     bound = max_moves or declared_max_moves(game) or DEFAULT_MAX_MOVES
     counts = list(players) if players else list(range(game.min_players, game.max_players + 1))
@@ -63,15 +68,17 @@ def check_ruleset(game: Game, games: int = 200, seed: int = 0, *,
     for mode in chance:
         if mode not in ("sample", "explicit"):
             raise ValueError(f"chance must be 'sample' or 'explicit', not {mode!r}")
+    if not 0 <= restores <= 1:
+        raise ValueError(f"restores is a share of the steps, from 0 to 1, not {restores!r}")
     specs = [(mode, i, _spec(game, seed, i, mode, counts, log_every))
              for mode in chance for i in range(games)]
     report = Report(ruleset=game.title, max_moves=bound)
     for mode in chance:
         report.games_by_chance[mode] = 0
     if workers > 1 and len(specs) > 1:
-        parts = _in_workers(game, specs, bound, fresh_games, workers, max_failures, audit)
+        parts = _in_workers(game, specs, bound, fresh_games, workers, max_failures, audit, restores)
     else:
-        parts = [_play_games(game, specs, bound, fresh_games, max_failures, audit)]
+        parts = [_play_games(game, specs, bound, fresh_games, max_failures, audit, restores)]
     fresh: List[Fresh] = []
     for part in parts:
         report.moves += part["moves"]
@@ -90,12 +97,12 @@ def check_ruleset(game: Game, games: int = 200, seed: int = 0, *,
 
 
 def _play_games(game: Game, specs: Sequence[Play], bound: int, fresh_games: int, max_failures: int,
-                audit: bool = False) -> Dict[str, Any]:
+                audit: bool = False, restores: float = 0.5) -> Dict[str, Any]:
     """Play these games (``(mode, index, spec)``); the moves made, the games
     played per mode, the failures and the record of the games chosen for
     fresh-process replays."""
     report = Report(ruleset=game.title, max_moves=bound)
-    runner = _Runner(game, report, bound)
+    runner = _Runner(game, report, bound, restores)
     played_by_mode: Dict[str, int] = {}
     fresh: List[Fresh] = []
     for mode, i, spec in specs:
@@ -118,7 +125,7 @@ def _play_games(game: Game, specs: Sequence[Play], bound: int, fresh_games: int,
 
 
 def _in_workers(game: Game, specs: List[Play], bound: int, fresh_games: int, workers: int,
-                max_failures: int, audit: bool) -> List[Dict[str, Any]]:
+                max_failures: int, audit: bool, restores: float) -> List[Dict[str, Any]]:
     """``_play_games`` in ``workers`` child processes (``python -m
     rulelang.testing play``), the games dealt out in turn."""
     groups = [specs[k::workers] for k in range(workers)]
@@ -127,7 +134,7 @@ def _in_workers(game: Game, specs: List[Play], bound: int, fresh_games: int, wor
         job = json.loads(_job(game, []))
         job.update(play=[[mode, i, attrs.asdict(spec)] for mode, i, spec in group],
                    bound=bound, fresh_games=fresh_games, max_failures=max_failures,
-                   audit=audit)
+                   audit=audit, restores=restores)
         procs.append(_child("play", json.dumps(job).encode(), os.environ.get("PYTHONHASHSEED")))
     parts: List[Dict[str, Any]] = []
     for (proc, _), (out, err) in zip(procs, _communicate_all(procs)):
@@ -144,7 +151,7 @@ def _play_child(job: Dict[str, Any]) -> Dict[str, Any]:
     game = _game_of_job(job)
     specs = [(mode, i, _Spec(**spec)) for mode, i, spec in job["play"]]
     part = _play_games(game, specs, job["bound"], job["fresh_games"], job["max_failures"],
-                       job.get("audit", False))
+                       job.get("audit", False), job.get("restores", 0.5))
     part["failures"] = [f.to_dict() for f in part["failures"]]
     part["fresh"] = [(attrs.asdict(spec), labels, digests) for spec, labels, digests in part["fresh"]]
     return part

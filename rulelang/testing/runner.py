@@ -9,7 +9,7 @@ import os
 import random
 import traceback
 from fractions import Fraction
-from typing import Any, Callable, List, NoReturn, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Set, Tuple
 
 import attrs
 
@@ -90,15 +90,25 @@ def _refusal(st: St, seat: Optional[int]) -> str:
     raise _Failed("illegal-move", f"apply(junk, player={seat!r}) was accepted")
 
 
+def _replayed_at(made: int) -> bool:
+    """Whether a state after ``made`` moves is also replayed from its
+    ``to_replay()`` (after 0, 1, 4, 16, 64 … moves: a long game a few
+    times only)."""
+    return made == 0 or (made & (made - 1) == 0 and made.bit_length() % 2 == 1)
+
+
 class _Runner:
-    def __init__(self, game: Game, report: Report, bound: int) -> None:
+    def __init__(self, game: Game, report: Report, bound: int, restores: float = 0.5) -> None:
         self.game = game
         self.report = report
         self.bound = bound
+        self.restores = restores
         self.seen_move_sets: Set[Tuple[str, ...]] = set()    # move lists whose to_dict() was checked
         #: (seat, twin): the state of this step with the cards hidden from
         #: that seat dealt differently (``_check_views``), or None
         self.hidden_twin: Optional[Tuple[Optional[int], St]] = None
+        #: (limits, depth) -> the limits of ``_check_atomic``'s copies
+        self._tight_limits: Dict[Tuple[Any, int], Any] = {}
 
     # ------------------------------------------------------------ one game
 
@@ -140,6 +150,10 @@ class _Runner:
         if before is not None:      # what the setup's draws write
             self._check_shuffled(before, st, _new_entries(before, st), State._run, "in the setup")
         rng = random.Random(spec.pick)
+        # Which steps are saved and restored: a generator of the game's own,
+        # so that the moves picked are the same whatever is restored.
+        restore_rng = random.Random(spec.pick ^ 0x5A7E5)
+        layouts: Set[Any] = set()     # where the frames have waited at a step restored
         states: List[St] = []
         outcomes: List[List[str]] = []
         earlier: List[str] = []     # labels legal earlier in the game
@@ -162,11 +176,22 @@ class _Runner:
                 move = rng.choices(moves, weights=[float(m.probability) for m in moves])[0]
             else:
                 move = rng.choice(moves)
-            # Save and restore (at every step; a game that keeps its log,
-            # whose JSON grows with every step, at fewer and fewer steps).
-            # The game goes on from the restored state, so anything a
-            # restore loses shows in the replays.
-            if not spec.log or step % (1 + step // 50) == 0:
+            # Save and restore: at every step where the frames wait
+            # somewhere they have not waited at a step restored in this
+            # game, and at a share (``restores``) of the other steps picked
+            # at random, so no kind of step is left out; a game that keeps
+            # its log, whose JSON grows with every step, at fewer and fewer
+            # steps.  The game goes on from the restored state, so anything
+            # a restore loses shows in the replays.
+            if spec.log:
+                due = step % (1 + step // 50) == 0
+            else:
+                layout = (st.waiting, st.rerolling, tuple((fr[0], fr[1]) for fr in st.stack))
+                due = layout not in layouts or _replayed_at(len(labels)) or \
+                    restore_rng.random() < self.restores
+                if due:
+                    layouts.add(layout)
+            if due:
                 restored = self._check_restore(st)
             else:
                 restored = st.clone()
@@ -187,7 +212,7 @@ class _Runner:
                 raise _Failed("clone", f"moving a clone ({move.label!r}) changed the original")
             # A move that fails changes nothing (after the clone's check: the
             # atomic check plays on clones).
-            self._check_atomic(restored, move)
+            self._check_atomic(restored, move, self._tight_limits)
             for m in moves:
                 if m.label not in earlier_set:
                     earlier_set.add(m.label)
@@ -197,12 +222,19 @@ class _Runner:
         return labels, states, outcomes
 
     @staticmethod
-    def _check_atomic(st: St, move: Any) -> None:
+    def _check_atomic(st: St, move: Any, tight: Optional[Dict[Tuple[Any, int], Any]] = None) -> None:
         """The move made in a copy whose limits are so tight that most moves
         fail inside ``apply`` (a jump back or a rule called is past them):
-        a failed apply leaves the copy exactly as ``st``."""
+        a failed apply leaves the copy exactly as ``st``.  ``tight``: the
+        tight limits already made, by (limits, depth)."""
         probe = st.clone()
-        probe.limits = attrs.evolve(probe.limits, max_steps=1, max_depth=max(1, len(probe.stack)))
+        key = (probe.limits, max(1, len(probe.stack)))
+        limits = tight.get(key) if tight is not None else None
+        if limits is None:
+            limits = attrs.evolve(probe.limits, max_steps=1, max_depth=key[1])
+            if tight is not None:
+                tight[key] = limits
+        probe.limits = limits
         try:
             probe.apply(move.label)
         except RulesetError:
@@ -441,8 +473,7 @@ class _Runner:
         # The replay form gives the state again (at the end, and when the
         # number of moves is a power of four: a long game is replayed a few
         # times only).
-        made = len(st.history)
-        if st.is_over or (made & (made - 1) == 0 and made.bit_length() % 2 == 1) or made == 0:
+        if st.is_over or _replayed_at(len(st.history)):
             again = self.game.replay(st.to_replay())
             if again != st or again.history != st.history:
                 raise _Failed("replay", "Game.replay(state.to_replay()) does not give the state")
