@@ -16,9 +16,7 @@ from .errors import (Diagnostic, Error, IllegalMoveError, RulesetCheckError, Rul
 # The IR as plain data, reachable as ``rulelang.serialize`` (it lives in ``rulelang.ir``).
 from .ir import serialize as serialize
 
-#: The one place the version is written (pyproject.toml reads it; the cache key
-#: includes it).  Bump it with every change of behaviour, and say what in CHANGELOG.md.
-__version__ = "0.2.0"
+from .version import __version__ as __version__
 
 __all__ = [
     "CHANCE", "Diagnostic", "Error", "Game", "IllegalMoveError", "Limits", "LogEntry", "Move",

@@ -30,6 +30,7 @@ from . import documents, ir, trust
 from .errors import RulesetError
 from .ir import serialize
 from .limits import DEFAULT, Limits
+from .version import __version__
 
 #: The default directory: ``$XDG_CACHE_HOME/rulelang`` or ``~/.cache/rulelang``.
 def default_dir() -> Path:
@@ -56,7 +57,6 @@ def directory(cache: Union[None, bool, str, "os.PathLike[str]"]) -> Optional[Pat
 @functools.lru_cache(maxsize=None)
 def _stages() -> str:
     """A fingerprint of the code that turns rule text into checked IR."""
-    from . import __version__
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(f"{__version__} {serialize.FORMAT}".encode())
     stages = sorted(p.relative_to(here).as_posix() for part in ("ir", "syntax", "check")

@@ -112,7 +112,7 @@ def test_the_cycle_finder_finds_a_circle():
 #: (both readers of the IR, rank 2) import neither each other nor the
 #: engine; the engine imports no tool.
 STAGES = [
-    (0, "base", ("rulelang.errors", "rulelang.limits", "rulelang.documents")),
+    (0, "base", ("rulelang.version", "rulelang.errors", "rulelang.limits", "rulelang.documents")),
     (1, "ir", ("rulelang.ir",)),
     (2, "syntax", ("rulelang.syntax",)),
     (2, "check", ("rulelang.check",)),

@@ -6,6 +6,7 @@ own ``run`` methods, the test oracle the generated code must agree with
 from __future__ import annotations
 
 from ..errors import RulesetError
+from .kinds import Frame, St
 from .program import compile_ruleset
 from .ops import CODE, PC, RUNAWAY, PureFault, RuleFault
 from .game import Game
@@ -21,7 +22,7 @@ def op_by_op(game: Game) -> Game:
     return Game(prog, game.limits)
 
 
-def _run_op_by_op(st, fr):
+def _run_op_by_op(st: St, fr: Frame) -> bool:
     """A frame's code, op by op: False when it waits, True when the stack
     changed (as a generated function answers ``State._run``)."""
     code = st.prog.codes[fr[CODE]]
