@@ -4,7 +4,7 @@
 #   make test   — install into .venv with the test tools, run the whole test suite
 # And for CI (.ci/run) and long sessions:
 #   make lint       — ruff (as the oldest supported Python, 3.10, so names it lacks are caught),
-#                     and mypy --strict on the modules listed in pyproject.toml
+#                     and mypy --strict on the whole package
 #   make test-long  — the long checks (about 12 minutes on two cores): 600 conformance games
 #                     per ruleset, longer fuzzing, an injection payload in every text, every
 #                     edit of more saves, and the suite's core on every other Python 3.10–3.13

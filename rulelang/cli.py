@@ -17,26 +17,26 @@ import json
 import random
 import sys
 import time
-from typing import List, Optional
+from typing import Callable, List, Optional, Set, Tuple
 
-from . import api
+from . import api, ir
 from .check import check_all
-from .engine import CHANCE, Game
-from .errors import IllegalMoveError, RulesetError
+from .engine import CHANCE, Game, State
+from .errors import Diagnostic, IllegalMoveError, RulesetCheckError, RulesetError
 from .ir import serialize
 
 
-def _read_ruleset(path: str):
+def _read_ruleset(path: str) -> Tuple[ir.Ruleset, List[Diagnostic]]:
     """(ruleset IR, warnings) from a .rules, .json, .yaml or .yml file;
     raises RulesetError."""
     rs = api.read(path)
     errors, warnings = check_all(rs)
     if errors:
-        raise api.RulesetCheckError(errors)
+        raise RulesetCheckError(errors)
     return rs, warnings
 
 
-def cmd_check(args) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     bad = 0
     for path in args.files:
         try:
@@ -57,7 +57,7 @@ def cmd_check(args) -> int:
     return 1 if bad else 0
 
 
-def cmd_compile(args) -> int:
+def cmd_compile(args: argparse.Namespace) -> int:
     try:
         rs, _ = _read_ruleset(args.file)
     except RulesetError as e:
@@ -79,7 +79,7 @@ def cmd_compile(args) -> int:
     return 0
 
 
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
     """Schema first (for .json/.yaml), then the static checker."""
     from .validate import validate_file
     bad = 0
@@ -101,7 +101,7 @@ def _load_game(path: str) -> Game:
     return api.load(path)
 
 
-def _summary(state, seat: Optional[int]) -> str:
+def _summary(state: State, seat: Optional[int]) -> str:
     view = state.view(seat)
     lines = [f"— round {view['round']} —"]
     if view["globals"]:
@@ -139,12 +139,12 @@ def _game_or_report(path: str) -> Optional[Game]:
     return None
 
 
-def cmd_play(args) -> int:
+def cmd_play(args: argparse.Namespace) -> int:
     game = _game_or_report(args.file)
     if game is None:
         return 1
     players = args.players or game.min_players
-    robots = set()
+    robots: Set[int] = set()
     for spec in args.seat or ():
         seat, _, kind = spec.partition("=")
         if kind != "random" or not seat.isdigit():
@@ -167,14 +167,14 @@ def cmd_play(args) -> int:
             log = state.log
             seat = state.current_player
             if seat in robots or seat == CHANCE:
-                for e in log[shown:]:
+                for entry in log[shown:]:
                     if args.auto:
-                        print(f"  {e.text}" if e.kind != "turn" else e.text, file=out)
+                        print(f"  {entry.text}" if entry.kind != "turn" else entry.text, file=out)
                 shown = len(log) if args.auto else shown
                 state.apply(rng.choice(state.legal_moves()))
                 continue
-            for e in log[shown:]:
-                print(f"  {e.text_for(seat)}", file=out)
+            for entry in log[shown:]:
+                print(f"  {entry.text_for(seat)}", file=out)
             shown = len(log)
             print(_summary(state, seat), file=out)
             moves = state.legal_moves()
@@ -200,8 +200,8 @@ def cmd_play(args) -> int:
     except RulesetError as e:
         print(e.format(), file=sys.stderr)
         return 1
-    for e in state.log[shown:]:
-        print(f"  {e.text}", file=out)
+    for entry in state.log[shown:]:
+        print(f"  {entry.text}", file=out)
     result = state.result()
     print(f"Game over: {result.ending}", file=out)
     for seat, score in enumerate(result.scores):
@@ -209,12 +209,12 @@ def cmd_play(args) -> int:
     return 0
 
 
-def cmd_simulate(args) -> int:
+def cmd_simulate(args: argparse.Namespace) -> int:
     game = _game_or_report(args.file)
     if game is None:
         return 1
     players = args.players or game.min_players
-    endings = collections.Counter()
+    endings: collections.Counter[Optional[str]] = collections.Counter()
     wins = [0.0] * players
     totals = [0] * players
     moves = 0
@@ -247,7 +247,7 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def cmd_conformance(args) -> int:
+def cmd_conformance(args: argparse.Namespace) -> int:
     """Random games with every promise of the move API checked at every step."""
     from .testing import check_ruleset
     bad = 0
@@ -283,7 +283,7 @@ def cmd_conformance(args) -> int:
     return 1 if bad else 0
 
 
-def cmd_dump(args) -> int:
+def cmd_dump(args: argparse.Namespace) -> int:
     """Print the generated Python of every code (setup, the turn, each rule,
     table, option and reaction), or of those named."""
     from .engine import codegen
@@ -366,7 +366,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        func: Callable[[argparse.Namespace], int] = args.func
+        return func(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NoReturn, Optional, Set, Tuple, Union
 
 import yaml
 
@@ -91,18 +91,18 @@ class DocumentError(Exception):
         self.message, self.line, self.column = message, line, column
 
 
-def _number(digits: str):
+def _number(digits: str) -> Union[int, Odd]:
     if len(digits) > MAX_DIGITS:
         return Odd(f"a number of {len(digits.lstrip('-'))} digits")
     return int(digits)
 
 
-def _fraction(text: str):
+def _fraction(text: str) -> Odd:
     return Odd(f"the number {text[:30]} (whole numbers are written without a fraction or an "
                f"exponent)")
 
 
-def _constant(word: str):
+def _constant(word: str) -> Odd:
     return Odd(f"{word} (not a number a document holds)")
 
 
@@ -110,10 +110,10 @@ class _Twice(Exception):
     pass
 
 
-def _pairs(pairs: List[Tuple[str, Any]]):
+def _pairs(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     out = dict(pairs)
     if len(out) != len(pairs):
-        seen = set()
+        seen: Set[str] = set()
         for k, _ in pairs:
             if k in seen:
                 raise _Twice(k)
@@ -128,12 +128,13 @@ def decode_json(source: str, places: bool = True) -> Any:
     ``DocumentError``.  ``places=False`` lets Python's own bound on the
     digits of a number (4 300 by default) refuse long numbers, without a
     place but faster (for big documents of numbers: saves)."""
-    hooks = {"parse_int": _number}
+    # None is json.loads's own default: Python's int, bounded in its digits.
+    parse_int: Optional[Callable[[str], Any]] = _number
     if not places and 0 < getattr(sys, "get_int_max_str_digits", lambda: 0)() <= 100_000:
-        hooks = {}
+        parse_int = None
     try:
         return json.loads(source, parse_float=_fraction, parse_constant=_constant,
-                          object_pairs_hook=_pairs, **hooks)
+                          object_pairs_hook=_pairs, parse_int=parse_int)
     except json.JSONDecodeError as e:
         raise DocumentError(f"not valid JSON: {e.msg}", e.lineno, e.colno) from None
     except _Twice as e:
@@ -186,7 +187,7 @@ def _scan_yaml(text: str, filename: str, limits: Limits) -> None:
     loader = _Parser(text)
     depth = nodes = 0
 
-    def refuse(event, message):
+    def refuse(event: Any, message: str) -> NoReturn:
         mark = event.start_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         raise RulesetSyntaxError.at(filename, line, col, message, text)
@@ -239,11 +240,15 @@ def _scan_yaml(text: str, filename: str, limits: Limits) -> None:
 # --------------------------------------------------------------- locating
 
 
-def locator(text: str) -> Callable[[Tuple], Tuple[int, int]]:
+#: ``locate(path) -> (line, column)``: the path a list or tuple of keys and indices.
+Locator = Callable[[Iterable[Union[str, int]]], Tuple[int, int]]
+
+
+def locator(text: str) -> Locator:
     """``locate(path) -> (line, column)`` of a place in a JSON or YAML
     document (JSON read as YAML, which gives the marks); (1, 1) where it
     cannot be found.  Made only when a problem is reported."""
-    root = None
+    root: Any = None     # a yaml.Node (PyYAML has no type stubs here)
     try:
         loader = _Loader(text)
         try:
@@ -253,7 +258,7 @@ def locator(text: str) -> Callable[[Tuple], Tuple[int, int]]:
     except (yaml.YAMLError, RecursionError, ValueError):
         root = None
 
-    def locate(parts) -> Tuple[int, int]:
+    def locate(parts: Iterable[Union[str, int]]) -> Tuple[int, int]:
         node = root
         for p in parts:
             if isinstance(node, yaml.MappingNode):

@@ -10,7 +10,7 @@ Never raises for a bad document: every problem comes back as a
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Any, List, Optional, Tuple
 
 import attrs
 import yaml
@@ -42,10 +42,11 @@ def validate_file(path: str) -> List[Diagnostic]:
         return e.diagnostics
 
 
-def _place_nodes(data, node):
+def _place_nodes(data: Any, node: Any) -> None:
     """Give every node of the document its own line and column as ``pos``,
-    so the checker's messages point into this document."""
-    stack = [(data, node)]
+    so the checker's messages point into this document (``node``: the
+    yaml.Node of ``data``; PyYAML has no type stubs here)."""
+    stack: List[Tuple[Any, Any]] = [(data, node)]
     while stack:
         d, n = stack.pop()
         if isinstance(d, dict) and isinstance(n, yaml.MappingNode):
@@ -74,7 +75,7 @@ def validate_document(text: str, filename: str, limits: Optional[Limits] = None)
     locate = documents.locator(text)
     problems = validate_data(data, locate)
     if problems:
-        out = []
+        out: List[Diagnostic] = []
         for path, line, col, message in problems:
             line, col = line or 1, col or 1
             out.append(Diagnostic(filename, line, col, f"{path}: {message}",
@@ -90,8 +91,8 @@ def validate_document(text: str, filename: str, limits: Optional[Limits] = None)
     return check(attrs.evolve(rs, filename=filename, source=text), limits)
 
 
-def _root(text):
-    """The node tree of a document (for its marks), or None."""
+def _root(text: str) -> Any:
+    """The node tree of a document (for its marks, a yaml.Node), or None."""
     try:
         loader = yaml.CSafeLoader(text) if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader(text)
         try:
