@@ -171,9 +171,12 @@ class Resolved:
              bindings: Mapping[int, Tuple[ir.Name, Binding]],
              types: Mapping[int, Tuple[ir.Expr, str]],
              log_parts: Mapping[int, Tuple[ir.Log, LogParts]]) -> "Resolved":
-        """A Resolved holding read-only copies of these tables."""
+        """A Resolved holding read-only copies of these tables; the three
+        keyed by node (``bindings``, ``types``, ``log_parts``), the largest,
+        are taken over, not copied: the caller (``Checker.resolved``) is done
+        with them."""
         return cls(names, _frozen(stat_types), _frozen(word_stats), _frozen(card_props),
                    _frozen({k: _frozen(v) for k, v in track_props.items()}),
                    _frozen({k: _frozen(v) for k, v in piece_fields.items()}),
-                   MappingProxyType(dict(bindings)), MappingProxyType(dict(types)),
-                   MappingProxyType(dict(log_parts)))
+                   MappingProxyType(bindings), MappingProxyType(types),
+                   MappingProxyType(log_parts))
