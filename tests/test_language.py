@@ -604,3 +604,16 @@ def test_a_track_reads_the_data_of_the_space_its_marker_is_on():
     s = g.new_game(players=1)
     assert (s.stat("h", 0), s.stat("n", 0)) == (1, 31)
     assert s.view(None)["tracks"]["camp"] == {"space": "high", "heat": 3}
+
+
+def test_players_with_one_number_is_exactly_that_many():
+    """'players 2' is a game for exactly two, as 'players 2..2' is; the
+    syntax error a designer used to get (about a brace) is gone."""
+    body = 'per player { x 0 }\nturn { phase p { end game "done" } }\n'
+    one = rulelang.loads(f'game "T"\nplayers 2\n{body}', "t.rules")
+    both = rulelang.loads(f'game "T"\nplayers 2..2\n{body}', "t.rules")
+    assert (one.min_players, one.max_players) == (2, 2)
+    assert one.ruleset == both.ruleset
+    with pytest.raises(ValueError, match="2 to 2 players, not 3"):
+        one.new_game(players=3)
+    assert rulelang.loads(f'game "T"\nplayers 3\n{body}', "t.rules").new_game().players == 3

@@ -152,7 +152,8 @@ class ToIR(Transformer[Token, ir.Ruleset]):
         return ("game", _unquote(c[0]), meta)
 
     def players_decl(self, meta: Meta, c: List[Any]) -> Decl:
-        return ("players", (self._num(c[0]), self._num(c[1])), meta)
+        fewest = self._num(c[0])
+        return ("players", (fewest, self._num(c[1]) if len(c) > 1 else fewest), meta)
 
     # ---------------------------------------------------------------- stats
 
