@@ -617,3 +617,52 @@ def test_players_with_one_number_is_exactly_that_many():
     with pytest.raises(ValueError, match="2 to 2 players, not 3"):
         one.new_game(players=3)
     assert rulelang.loads(f'game "T"\nplayers 3\n{body}', "t.rules").new_game().players == 3
+
+
+DOTS = '''game "Dots"
+players 3
+global { bidder none  total 0  first_seat none }
+per player { won 0 }
+turn { phase p {
+    if bidder is none: bidder = this player
+    bidder.won += 2
+    total += seat of this player
+    log "P{bidder} has {bidder.won}"
+    if bidder.won >= 6: end game "done"
+} }
+score { won }
+'''
+
+
+def test_a_game_stat_holding_a_player_reads_and_changes_that_players_stats():
+    """'bidder.won' is the stat of the player the game stat 'bidder' holds,
+    read, changed and logged, as 'rival.won' is for a local."""
+    s = rulelang.loads(DOTS, "dots.rules").new_game()
+    assert s.is_over and s.stat("bidder") == 0
+    assert [s.stat("won", i) for i in range(3)] == [6, 0, 0]
+    assert [e.text for e in s.log if e.kind == "log"] == ["P0 has 2", "P0 has 4", "P0 has 6"]
+
+
+def test_seat_of_a_player_is_its_number():
+    """'seat of P' is the seat's number, 0 first: the game ends on the third
+    turn (P0, the bidder, gets 2 on each), after seats 0, 1 and 2."""
+    s = rulelang.loads(DOTS, "dots.rules").new_game()
+    assert s.stat("total") == 0 + 1 + 2
+    two = rulelang.loads(DOTS.replace("bidder.won >= 6", "bidder.won >= 4"), "dots.rules")
+    assert two.new_game().stat("total") == 0 + 1
+
+
+@pytest.mark.parametrize("line, message", [
+    ("total.won += 1", "'total' holds a number, not a player"),
+    ("total += seat of total", "'seat of' must be a player, not a number"),
+    ("total += seat of none", "'seat of none': none is no player"),
+])
+def test_dots_and_seats_need_players(line, message):
+    with pytest.raises(rulelang.RulesetCheckError, match=message):
+        rulelang.loads(DOTS.replace("total += seat of this player", line), "dots.rules")
+
+
+def test_seat_of_a_player_that_is_none_is_an_error_of_the_rule():
+    text = DOTS.replace("total += seat of this player", "total += seat of first_seat")
+    with pytest.raises(rulelang.RulesetRuntimeError, match="'seat of' a player that is none"):
+        rulelang.loads(text, "dots.rules").new_game()

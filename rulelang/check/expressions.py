@@ -99,7 +99,13 @@ class Expressions(CheckerBase):
                 self.error(e, f"the spaces of '{e.obj}' have no '{e.name}'{self.nearest(e.name, props)}")
                 return ANY
             return props[e.name]
-        if e.obj not in scope.locals:
+        held = self.stats.get(e.obj)
+        if e.obj not in scope.locals and held is not None and held.scope == "global":
+            # A game stat that holds a player (bidder.won)
+            kind = self.stat_types.get(e.obj, ANY)
+            if kind not in (PLAYER, ANY):
+                self.error(e, f"'{e.obj}' holds a {kind}, not a player")
+        elif e.obj not in scope.locals:
             self.error(e, f"unknown player '{e.obj}'{self.nearest(e.obj, scope.locals)}")
         elif scope.locals[e.obj] not in (PLAYER, ANY):
             self.error(e, f"'{e.obj}' is a {scope.locals[e.obj]}, not a player")
@@ -147,6 +153,12 @@ class Expressions(CheckerBase):
 
     def e_Neg(self, e: ir.Neg, scope: Scope) -> str:
         self.expect(e.operand, scope, NUM, "'-'")
+        return NUM
+
+    def e_SeatOf(self, e: ir.SeatOf, scope: Scope) -> str:
+        if isinstance(e.player, ir.NoneLit):
+            self.error(e, "'seat of none': none is no player")
+        self.expect(e.player, scope, PLAYER, "'seat of'")
         return NUM
 
     def e_CallFn(self, e: ir.CallFn, scope: Scope) -> str:

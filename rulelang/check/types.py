@@ -32,7 +32,7 @@ def reserved_words() -> Set[str]:
     (``of``, ``to``, ``a`` ...) stay free."""
     return {
         # values
-        "yes", "no", "none", "this", "round", "passed", "failed", "margin", "roll", "count",
+        "yes", "no", "none", "this", "round", "passed", "failed", "margin", "roll", "count", "seat",
         "size", "sum", "any", "highest", "lowest", "other", "not", "and", "or", "is",
         # statements
         "if", "else", "let", "stop", "test", "draw", "move", "choose", "skip", "end", "log",

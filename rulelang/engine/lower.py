@@ -230,7 +230,7 @@ class Ctx:
     def trigger_assign(self, s: ir.Assign) -> None:
         """An assignment to a stat a 'whenever' watches: an op of its own,
         which starts the reaction when its condition becomes true."""
-        who = f"fr[{self.locals[s.target.obj]}]" if isinstance(s.target, ir.Attr) else f"fr[{PLAYER}]"
+        who = self.player_of(s.target.obj) if isinstance(s.target, ir.Attr) else f"fr[{PLAYER}]"
         self.emit(O.TriggerAssign(self.where(s), compiled(who, self.prog.gen_env),
                                   self.statements_function([s]),
                                   self.prog.trigger_conds[s.target.name]))
@@ -253,8 +253,16 @@ class Ctx:
         keep = keeper(lo, hi, big, dice)
         if prog.stat_decl[t.name].scope == "global":
             return f"st.g[{prog.gslot[t.name]}]", keep
-        who = f"fr[{self.locals[t.obj]}]" if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
+        who = self.player_of(t.obj) if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
         return f"st.v[{who} * {prog.K} + {prog.pslot[t.name]}]", keep
+
+    def player_of(self, name: str) -> str:
+        """Source of the seat that ``name`` holds in ``name.stat``: a local
+        (a rule's parameter, a loop's player), else a game stat holding a
+        player (the checker allows no other)."""
+        if name in self.locals:
+            return f"fr[{self.locals[name]}]"
+        return f"st.g[{self.prog.gslot[name]}]"
 
     def s_If(self, s: ir.If) -> None:
         j = self.emit(O.JumpUnless(self.where(s), self.cond_expr(s.cond)))

@@ -167,7 +167,15 @@ def _text(parts: Iterable[str], most: int) -> str:
 
 
 #: All that generated code can name (no builtins beyond these).
+def _seat(player: Any) -> int:
+    """``seat of P``: the seat's number; a player that is none has none."""
+    if player is None:
+        raise RuleFault("'seat of' a player that is none (no player is held there)")
+    return int(player)
+
+
 GENERATED_ENV: Dict[str, Any] = {
+    "_seat": _seat,
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,

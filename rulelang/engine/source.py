@@ -150,12 +150,11 @@ class Source:
         track = ctx.track_table(e)
         if track is not None:
             return f"{self.const(track[1])}.get(st.g[{track[0]}])"
-        x = f"fr[{ctx.locals[e.obj]}]"
         if e.obj in ctx.card_locals:
-            return self.card_field(x, e.name)
+            return self.card_field(f"fr[{ctx.locals[e.obj]}]", e.name)
         if e.obj in ctx.piece_locals:
-            return self.piece_field(ctx.piece_locals[e.obj], x, e.name)
-        return f"st.v[{x} * {prog.K} + {prog.pslot[e.name]}]"
+            return self.piece_field(ctx.piece_locals[e.obj], f"fr[{ctx.locals[e.obj]}]", e.name)
+        return f"st.v[{ctx.player_of(e.obj)} * {prog.K} + {prog.pslot[e.name]}]"
 
     def s_BinOp(self, e: ir.BinOp) -> str:
         a, b = self.src(e.left), self.src(e.right)
@@ -192,6 +191,9 @@ class Source:
 
     def s_Neg(self, e: ir.Neg) -> str:
         return f"(-{self.src(e.operand)})"
+
+    def s_SeatOf(self, e: ir.SeatOf) -> str:
+        return f"_seat({self.src(e.player)})"
 
     def s_IfExpr(self, e: ir.IfExpr) -> str:
         return f"({self.src(e.then)} if {self.cond(e.cond)} else {self.src(e.orelse)})"
@@ -325,6 +327,6 @@ def _never_none(e: ir.Expr) -> bool:
         return e.op not in ("and", "or")
     if isinstance(e, ir.PlayerQuery):
         return e.quantifier == "count"
-    if isinstance(e, ir.Neg):
+    if isinstance(e, (ir.Neg, ir.SeatOf)):
         return True
     return False

@@ -28,7 +28,7 @@ from .declarations import (
 from .fields import NAME_PATTERN, TEXT_PATTERN, Pos
 from .nodes import (
     # expressions
-    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, CallFn, IfExpr, Roll, RollOff,
+    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, CallFn, IfExpr, Roll, RollOff,
     ThisPlayer, Round, TestResult, PileRef, CountCards, PileSize, SumCards, PlayerQuery, Extreme,
     Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, Expr, Literal, Bound,
     # statements
@@ -41,7 +41,7 @@ from .walk import NODE_CLASSES, At, children, deepest, names_in, walk
 
 __all__ = [
     "Pos", "NAME_PATTERN", "TEXT_PATTERN", "Num", "Bool", "NoneLit", "Name", "Attr", "BinOp",
-    "Compare", "Not", "Neg", "CallFn", "IfExpr", "Roll", "RollOff", "ThisPlayer", "Round",
+    "Compare", "Not", "Neg", "SeatOf", "CallFn", "IfExpr", "Roll", "RollOff", "ThisPlayer", "Round",
     "TestResult", "PileRef", "CountCards", "PileSize", "SumCards", "PlayerQuery", "Extreme",
     "Pool", "PoolCount", "NoDice", "PieceQuery", "PieceExtreme", "Expr", "Literal", "Bound",
     "Assign", "Let", "If", "Repeat", "While", "Stop", "ForEachPlayer", "ForEachPiece",

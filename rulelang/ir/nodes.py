@@ -92,6 +92,15 @@ class Neg:
 
 
 @attrs.frozen
+class SeatOf:
+    """``seat of P``: the number of the seat a player value holds (0 for
+    the first seat), to count or compare with."""
+
+    player: "Expr"
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class CallFn:
     """A built-in function: min, max, abs."""
 
@@ -257,7 +266,7 @@ class PieceExtreme:
 
 
 Expr = Union[
-    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, CallFn, Roll,
+    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
     PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
     NoDice,

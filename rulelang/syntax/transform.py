@@ -583,6 +583,9 @@ class ToIR(Transformer[Token, ir.Ruleset]):
     def none(self, meta: Meta, c: List[Any]) -> ir.NoneLit:
         return ir.NoneLit(_pos(meta))
 
+    def seat_of(self, meta: Meta, c: List[Any]) -> ir.SeatOf:
+        return ir.SeatOf(c[0], _pos(meta))
+
     def this_player(self, meta: Meta, c: List[Any]) -> ir.ThisPlayer:
         return ir.ThisPlayer(_pos(meta))
 
