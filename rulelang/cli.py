@@ -3,8 +3,8 @@
     rulelang check FILE...                 find every problem in rule files
     rulelang compile FILE [--format json|yaml] [-o OUT]   write the checked IR
     rulelang validate FILE...              schema + checker for .rules/.json/.yaml
-    rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random]
-    rulelang simulate FILE [--games N] [--players N] [--seed S]
+    rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random] [--param NAME=N]
+    rulelang simulate FILE [--games N] [--players N] [--seed S] [--param NAME=N]
     rulelang conformance FILE... [--games N] [--seed S] [--workers N]   check the move API
     rulelang dump --python FILE [RULE...]   the Python the engine writes for a ruleset
 """
@@ -17,7 +17,7 @@ import json
 import random
 import sys
 import time
-from typing import Callable, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from . import api, ir
 from .check import check_all
@@ -139,8 +139,32 @@ def _game_or_report(path: str) -> Optional[Game]:
     return None
 
 
+def _with_params(game: Game, given: Optional[List[str]]) -> Optional[Game]:
+    """``game`` with the ``--param NAME=VALUE`` values given, or None (and
+    the reason printed) when they cannot be used."""
+    values: Dict[str, int] = {}
+    for spec in given or ():
+        name, eq, value = spec.partition("=")
+        try:
+            values[name] = int(value)
+        except ValueError:
+            print(f"error: --param takes NAME=NUMBER, not {spec!r}", file=sys.stderr)
+            return None
+        if not eq:
+            print(f"error: --param takes NAME=NUMBER, not {spec!r}", file=sys.stderr)
+            return None
+    try:
+        return game.with_params(values)
+    except (ValueError, RulesetError) as e:
+        print(e.format() if isinstance(e, RulesetError) else f"error: {e}", file=sys.stderr)
+        return None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = _game_or_report(args.file)
+    if game is None:
+        return 1
+    game = _with_params(game, args.param)
     if game is None:
         return 1
     players = args.players or game.min_players
@@ -211,6 +235,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = _game_or_report(args.file)
+    if game is None:
+        return 1
+    game = _with_params(game, args.param)
     if game is None:
         return 1
     players = args.players or game.min_players
@@ -328,12 +355,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int)
     c.add_argument("--auto", action="store_true", help="random players in every seat; print the log")
     c.add_argument("--seat", action="append", metavar="K=random", help="let a random player take seat K")
+    c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
     c.set_defaults(func=cmd_play)
     c = sub.add_parser("simulate", help="play many random games and summarise them")
     c.add_argument("file", metavar="FILE")
     c.add_argument("--games", type=int, default=1000)
     c.add_argument("--players", type=int)
     c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
     c.set_defaults(func=cmd_simulate)
     c = sub.add_parser("conformance", help="play random games checking every promise of the move API")
     c.add_argument("files", nargs="+", metavar="FILE")

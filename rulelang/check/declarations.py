@@ -33,7 +33,7 @@ class Declarations(Statements):
         """The constants' and stats' names, the stats' words, shapes,
         types, bounds and starting values."""
         rs = self.rs
-        for c in rs.consts:
+        for c in ir.constants(rs):
             self._declare(self.consts, "constant", c, c.name)
         for s in rs.stats:
             if self._declare(self.stats, "stat", s, s.name):
@@ -87,9 +87,20 @@ class Declarations(Statements):
             declared.add(s.name)
 
     def constants(self) -> None:
-        """Each constant is worked out from numbers and the constants before it."""
+        """Each parameter's default is within its range, and each constant is
+        worked out from numbers and the constants (parameters first) before it."""
+        big = self.limits.max_number
+        for p in self.rs.params:
+            if p.low > p.high:
+                self.error(p, f"parameter '{p.name}' goes from {p.low} to {p.high}: its lowest "
+                              f"value is above its highest")
+            elif not p.low <= p.default <= p.high:
+                self.error(p, f"parameter '{p.name}' is {p.default} when none is picked, outside "
+                              f"its range {p.low} to {p.high}")
+            if max(abs(p.low), abs(p.high), abs(p.default)) > big:
+                self.error(p, f"parameter '{p.name}' goes past {big} (Limits.max_number)")
         earlier: Set[str] = set()
-        for c in self.rs.consts:
+        for c in ir.constants(self.rs):
             self.name_ok(c, c.name, "a constant")
             bad = self.not_constant(c.value, earlier)
             if bad:
@@ -184,7 +195,7 @@ class Declarations(Statements):
                   "the tables have {} rows in all; the limit is {} (Limits.max_rows)")
         self.past(((ps, len(ps.pieces)) for ps in rs.pieces), lim.max_pieces,
                   "the piece sets hold {} pieces in all; the limit is {} (Limits.max_pieces)")
-        values = [(s, 1) for s in rs.stats] + [(c, 1) for c in rs.consts] + \
+        values = [(s, 1) for s in rs.stats] + [(c, 1) for c in ir.constants(rs)] + \
             [(ps, len(ps.state) * len(ps.pieces)) for ps in rs.pieces]
         self.past(values, lim.max_stats,
                   "the stats, piece values (one per piece for each state value) and constants "

@@ -81,7 +81,7 @@ class Names:
             s.name for s in rs.stats if s.scope in ("player", "turn"))
         self.global_stats: FrozenSet[str] = frozenset(
             s.name for s in rs.stats if s.scope == "global")
-        self.consts: FrozenSet[str] = frozenset(c.name for c in rs.consts)
+        self.consts: FrozenSet[str] = frozenset(c.name for c in ir.constants(rs))
         self.card_props: FrozenSet[str] = frozenset(
             p.name for deck in rs.decks for card in deck.cards for p in card.props)
         #: piece set -> the names of its fields (state values and attributes)

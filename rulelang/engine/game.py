@@ -9,16 +9,23 @@ Apart from ``State`` (``state``), which only reads the game that made it
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
+import attrs
+
+from .. import trust
 from ..errors import RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import saves as _saves
 from .moves import LogEntry, Result
 from .ops import WAIT_NONE, Policy, fault, rand_below
 from .state import State
-from .program import Program
+from .program import Program, compile_ruleset
 from .saves.document import Key
+
+
+#: The most games one game keeps made for other values of its parameters.
+MOST_PARAM_SETS = 32
 
 
 class Game:
@@ -36,6 +43,11 @@ class Game:
         #: given others (``rulelang.load(..., limits=...)`` sets them).
         self.limits = limits or DEFAULT_LIMITS
         self.fingerprint = hashlib.sha256(repr(prog.rs).encode()).hexdigest()[:16]
+        #: The game as its rule file gives it; ``self`` unless this one was
+        #: made for other values of its parameters (``with_params``).
+        self.base: Game = self
+        #: (name, value)... -> this game with those parameters (``with_params``)
+        self._with: Dict[Tuple[Tuple[str, int], ...], Game] = {}
 
     @property
     def title(self) -> str:
@@ -54,11 +66,63 @@ class Game:
         """Setup options and their choices (for ``new_game(options=...)``)."""
         return {o.name: [c.label for c in o.choices] for o in self.ruleset.options}
 
+    @property
+    def params(self) -> Dict[str, Dict[str, Any]]:
+        """Each parameter (``param`` in the rule file): its ``value`` in this
+        game, its ``default``, the ``low`` and ``high`` it may be given, and
+        its ``title`` (or None)."""
+        given = {p.name: p.default for p in self.ruleset.params}
+        return {p.name: {"value": given[p.name], "default": p.default, "low": p.low,
+                         "high": p.high, "title": p.title}
+                for p in self.base.ruleset.params}
+
+    def with_params(self, params: Mapping[str, Any]) -> Game:
+        """This game with some parameters given other values: its rule file
+        with those values as the parameters' defaults, checked and compiled
+        once for each set of values (a parameter is a constant everywhere
+        it is used).  Raises ``ValueError`` for a parameter the game does
+        not have or a value outside its range, and ``RulesetCheckError``
+        when the rules cannot take the values (a stat that would start
+        outside its bounds, say)."""
+        base = self.base
+        declared = {p.name: p for p in base.ruleset.params}
+        values = {name: d["value"] for name, d in self.params.items()}
+        for name, value in params.items():
+            p = declared.get(name)
+            if p is None:
+                raise ValueError(f"unknown parameter {name!r}; parameters: "
+                                 f"{', '.join(declared) or 'none'}")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"parameter {name!r} is a whole number, not {value!r}")
+            if not p.low <= value <= p.high:
+                raise ValueError(f"parameter {name!r} goes from {p.low} to {p.high}, "
+                                 f"not {value}")
+            values[name] = value
+        key = tuple(sorted((n, v) for n, v in values.items() if v != declared[n].default))
+        if not key:
+            return base
+        found = base._with.get(key)
+        if found is None:
+            rs = attrs.evolve(base.ruleset, params=tuple(
+                attrs.evolve(p, default=values[p.name]) for p in base.ruleset.params))
+            prog = base.prog
+            rs = trust.checked(rs, prog.limits)
+            found = type(base)(compile_ruleset(rs, prog.limits), base.limits)
+            found.base = base
+            if len(base._with) >= MOST_PARAM_SETS:
+                base._with.pop(next(iter(base._with)))
+            base._with[key] = found
+        return found
+
     def __repr__(self) -> str:
         return f"<Game {self.title!r} players {self.min_players}..{self.max_players}>"
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        # Pickled as its ruleset and limits; compiled again when loaded.
+        # Pickled as its ruleset and limits; compiled again when loaded (a
+        # game made for other parameters as its base game and their values).
+        if self.base is not self:
+            values = {name: d["value"] for name, d in self.params.items()}
+            return (_with_params, (self.base, values))
         return (_saves.unpickle_game, (self.fingerprint, self.ruleset, self.limits, type(self)))
 
     def __copy__(self) -> Game:
@@ -69,11 +133,16 @@ class Game:
 
     def new_game(self, players: Optional[int] = None, seed: Optional[int] = None,
                  chance: str = "sample", options: Optional[Dict[str, Any]] = None,
-                 limits: Optional[Limits] = None, log: bool = True) -> State:
+                 limits: Optional[Limits] = None, log: bool = True,
+                 params: Optional[Mapping[str, Any]] = None) -> State:
         """A new game.  ``chance`` is "sample" (dice and draws resolved from
         the seeded generator held in the state) or "explicit" (every die and
         draw is a chance node whose moves carry exact probabilities).
-        ``limits`` default to the game's (``Game.limits``)."""
+        ``limits`` default to the game's (``Game.limits``).  ``params``
+        gives parameters other values (``with_params``): the state's
+        ``game`` is then the game made for them."""
+        if params:
+            return self.with_params(params).new_game(players, seed, chance, options, limits, log)
         st = self._new_state(players, seed, chance, options, limits, log)
         st._run()
         if st.over is None:
@@ -148,7 +217,8 @@ class Game:
 
     def playouts(self, n: int, seed: int = 0, players: Optional[int] = None,
                  policy: str = "random", options: Optional[Dict[str, Any]] = None,
-                 limits: Optional[Limits] = None) -> List[Result]:
+                 limits: Optional[Limits] = None,
+                 params: Optional[Mapping[str, Any]] = None) -> List[Result]:
         """The results of ``n`` whole games (seeds ``seed``, ``seed + 1`` …),
         every decision picked uniformly at random: what a simulation or a
         Monte Carlo search needs, made without building a move list or a
@@ -157,6 +227,8 @@ class Game:
         applied through the normal API."""
         if policy != "random":
             raise ValueError(f"policy must be 'random', not {policy!r}")
+        if params:
+            return self.with_params(params).playouts(n, seed, players, policy, options, limits)
         codes = self.prog.codes
         results: List[Result] = []
         for i in range(n):
@@ -201,3 +273,8 @@ class Game:
         replay leaves it out (or must agree with it); ``key`` as for
         ``restore``."""
         return _saves.replay(self, text, seed, key)
+
+
+def _with_params(base: Game, values: Dict[str, int]) -> Game:
+    """A pickled game made for other values of its parameters, loaded."""
+    return base.with_params(values)

@@ -275,7 +275,7 @@ class Program:
 
     def _build(self) -> None:
         rs = self.rs
-        for c in rs.consts:
+        for c in ir.constants(rs):
             self.consts[c.name] = self.const_value(c.value)
             big = self.limits.max_number
             v = self.consts[c.name]

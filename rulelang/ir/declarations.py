@@ -13,7 +13,7 @@ from .fields import meta_field as _f
 from .fields import name_field as _name
 from .fields import pos_field as _pos
 from .fields import text_field as _text
-from .nodes import Bound, Choice, Expr, Literal, Stmt
+from .nodes import Bound, Choice, Expr, Literal, Num, Stmt
 
 
 @attrs.frozen
@@ -37,6 +37,20 @@ class Stat:
 class Const:
     name: str = _name()
     value: Expr
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class GameParam:
+    """``param target 50 from 10 to 1000 "Points to win"``: a constant whose
+    value is picked when a game is made (``new_game(params=...)``), from
+    ``low`` to ``high``; ``default`` when none is picked."""
+
+    name: str = _name()
+    default: int = _f("the value when none is picked")
+    low: int = _f("the lowest value it may be given")
+    high: int = _f("the highest value it may be given")
+    title: Optional[str] = _text("what it is, for a person", default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -234,6 +248,14 @@ class ScoreItem:
     pos: Optional[Pos] = _pos()
 
 
+def constants(rs: "Ruleset") -> Tuple[Const, ...]:
+    """The ruleset's constants as every stage after the parser reads them:
+    each parameter first, as a constant of its value (``default``: a game
+    made with other values is compiled from a ruleset that has them as
+    its defaults), then the ``const`` declarations (which may use them)."""
+    return tuple(Const(p.name, Num(p.default, p.pos), p.pos) for p in rs.params) + rs.consts
+
+
 @attrs.frozen
 class Ruleset:
     title: str = _text("the game's name")
@@ -255,6 +277,7 @@ class Ruleset:
     reroll: Optional[Reroll] = None
     endings: Tuple[Ending, ...] = ()
     score: Tuple[ScoreItem, ...] = ()
+    params: Tuple[GameParam, ...] = ()
     winner: str = _f("whether the highest or the lowest score wins", default="highest",
                      enum=["highest", "lowest"])
     filename: str = attrs.field(default="<string>", eq=False, repr=False)

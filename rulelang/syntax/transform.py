@@ -113,7 +113,7 @@ class ToIR(Transformer[Token, ir.Ruleset]):
     def start(self, meta: Meta, items: List[Decl]) -> ir.Ruleset:
         found: Dict[str, Meta] = {}
         lists: Dict[str, List[Any]] = {
-            k: [] for k in ("stats", "consts", "decks", "piles", "pieces", "tables", "rules",
+            k: [] for k in ("stats", "consts", "params", "decks", "piles", "pieces", "tables", "rules",
                             "options", "triggers", "draw_triggers", "endings", "score")}
         singles: Dict[str, Any] = {}
         for kind, value, where in items:
@@ -144,6 +144,7 @@ class ToIR(Transformer[Token, ir.Ruleset]):
             triggers=tuple(lists["triggers"]), reroll=singles.get("reroll"),
             draw_triggers=tuple(lists["draw_triggers"]),
             endings=tuple(lists["endings"]), score=tuple(lists["score"]),
+            params=tuple(lists["params"]),
             winner=singles.get("winner", "highest"),
             filename=self.filename, source=self.source, pos=ir.Pos(1, 1),
             players_pos=_pos(found["players"]) if "players" in found else None)
@@ -211,6 +212,11 @@ class ToIR(Transformer[Token, ir.Ruleset]):
 
     def const_decl(self, meta: Meta, c: List[Any]) -> Decl:
         return ("consts", ir.Const(str(c[0]), c[2], _pos(meta)), meta)
+
+    def param_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        title = _unquote(c[4]) if len(c) > 4 else None
+        return ("params", ir.GameParam(str(c[0]), self._num(c[1]), self._num(c[2]),
+                                       self._num(c[3]), title, _pos(meta)), meta)
 
     # ---------------------------------------------------------------- cards
 

@@ -1,0 +1,152 @@
+"""Parameters (``param NAME DEFAULT from LOW to HIGH "title"``): constants
+whose values are picked when a game is made, usable wherever a constant
+is; a game made for other values is the rule file compiled with them."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+import rulelang
+from rulelang import RulesetCheckError, SaveError
+from rulelang.ir import serialize
+from helpers import ROOT
+
+RACE = '''game "Race"
+players 2..3
+param target 10 from 2 to 40 "Points to win"
+param step 1 from 1 to 5
+const double = target * 2
+per player { score 0 max target }
+turn { phase go {
+    score += step
+    if score * 2 >= double: end game "reached"
+} }
+score { score }
+'''
+
+
+def race():
+    return rulelang.loads(RACE, "race.rules")
+
+
+def test_a_game_describes_its_parameters():
+    g = race()
+    assert g.params == {
+        "target": {"value": 10, "default": 10, "low": 2, "high": 40, "title": "Points to win"},
+        "step": {"value": 1, "default": 1, "low": 1, "high": 5, "title": None}}
+    assert g.new_game(seed=1).game is g       # no parameters given: the game itself
+
+
+def test_a_parameter_is_a_constant_everywhere_it_is_used():
+    """The target, the constant worked out from it and the stat bound made
+    from that all follow the value picked: each seat scores 'step' a turn,
+    and the game ends when a score reaches 'target'."""
+    s = race().new_game(seed=1)
+    assert s.is_over and s.stat("score", 0) == 10          # ten turns of 1
+    s = race().new_game(seed=1, params={"target": 6, "step": 3})
+    assert s.is_over and [s.stat("score", p) for p in (0, 1)] == [6, 3]
+    assert s.game.params["target"]["value"] == 6 and s.game.params["target"]["default"] == 10
+    assert s.game.prog.consts["double"] == 12
+    assert s.game.prog.bounds["score"] == (None, 6)
+
+
+def test_games_made_for_the_same_values_are_one():
+    g = race()
+    assert g.with_params({"target": 6}) is g.with_params({"target": 6})
+    assert g.with_params({"target": 6}).with_params({"step": 2}) is \
+        g.with_params({"target": 6, "step": 2})
+    assert g.with_params({"target": 10}) is g                 # its own default
+    assert g.with_params({"target": 6}).base is g
+
+
+@pytest.mark.parametrize("given, message", [
+    ({"tarqet": 6}, "unknown parameter 'tarqet'; parameters: target, step"),
+    ({"target": 41}, "parameter 'target' goes from 2 to 40, not 41"),
+    ({"target": 1}, "parameter 'target' goes from 2 to 40, not 1"),
+    ({"target": True}, "parameter 'target' is a whole number, not True"),
+    ({"target": "6"}, "parameter 'target' is a whole number, not '6'"),
+])
+def test_a_value_the_game_cannot_take_is_refused(given, message):
+    with pytest.raises(ValueError) as e:
+        race().new_game(params=given)
+    assert str(e.value) == message
+
+
+def test_values_the_rules_cannot_take_are_a_check_error():
+    """A parameter used as a stat's bound: a value that puts the stat's
+    start outside it is found by the checker, with the line."""
+    text = RACE.replace("per player { score 0 max target }", "per player { score 5 max step }")
+    g = rulelang.loads(text.replace("param step 1", "param step 5"), "race.rules")
+    with pytest.raises(RulesetCheckError, match="race.rules:6:.*starts at 5, outside its bounds"):
+        g.with_params({"step": 2})
+
+
+@pytest.mark.parametrize("line, message", [
+    ("param target 50 from 2 to 40", "parameter 'target' is 50 when none is picked, outside its range 2 to 40"),
+    ("param target 10 from 40 to 2", "parameter 'target' goes from 40 to 2: its lowest value is above its highest"),
+    ("param target 10 from 2 to 99999999999999999", "the number 99999999999999999 is too large"),
+])
+def test_a_parameter_out_of_its_own_range_is_refused(line, message):
+    with pytest.raises(rulelang.RulesetError, match=message):
+        rulelang.loads(RACE.replace('param target 10 from 2 to 40 "Points to win"', line), "race.rules")
+
+
+def test_a_parameter_cannot_be_changed_by_a_rule_or_named_twice():
+    with pytest.raises(RulesetCheckError, match="'target' is a constant and cannot change"):
+        rulelang.loads(RACE.replace("score += step", "target = 3"), "race.rules")
+    with pytest.raises(RulesetCheckError, match="'step' is declared twice"):
+        rulelang.loads(RACE.replace("const double", "const step = 2\nconst double"), "race.rules")
+
+
+def test_a_save_restores_through_the_game_that_made_it():
+    """A state's game is the one made for its values: its save restores
+    there; the game of the rule file's own values refuses it as another
+    ruleset's, not as a game with other values."""
+    g = race()
+    s = g.new_game(seed=2, params={"target": 30}, players=3)
+    assert s.game.restore(s.to_json()) == s
+    assert g.with_params({"target": 30}).restore(s.to_json()) == s
+    with pytest.raises(SaveError, match="another ruleset"):
+        g.restore(s.to_json())
+
+
+def test_a_game_for_other_values_pickles_as_its_base_and_values():
+    g = race().with_params({"step": 4})
+    again = pickle.loads(pickle.dumps(g))
+    assert again.params["step"] == {"value": 4, "default": 1, "low": 1, "high": 5, "title": None}
+    assert again.fingerprint == g.fingerprint
+
+
+def test_playouts_take_parameters():
+    g = race()
+    assert [r.scores for r in g.playouts(2, seed=0, params={"target": 4, "step": 2})] == \
+        [(4, 2), (4, 2)]
+
+
+def test_parameters_are_part_of_the_ir_and_its_schema():
+    """A parameter goes through the JSON form and back, and the published
+    schema describes it."""
+    rs = race().ruleset
+    data = serialize.to_data(rs)
+    assert data["params"][0] == {"kind": "GameParam", "name": "target", "default": 10, "low": 2, "high": 40,
+                                 "title": "Points to win", "pos": [3, 1]}
+    assert serialize.from_data(json.loads(json.dumps(data))) == rs
+    schema = json.loads((ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"))
+    assert "params" in schema["properties"]
+
+
+def test_the_command_line_gives_parameters_values(tmp_path):
+    path = tmp_path / "race.rules"
+    path.write_text(RACE, encoding="utf-8")
+    run = [sys.executable, "-m", "rulelang", "simulate", str(path), "--games", "3"]
+    done = subprocess.run(run + ["--param", "target=4", "--param", "step=2"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "P0: average score 4.00" in done.stdout
+    bad = subprocess.run(run + ["--param", "target=99"], capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert bad.stderr.strip() == "error: parameter 'target' goes from 2 to 40, not 99"
