@@ -12,6 +12,7 @@ import pytest
 import rulelang
 from rulelang import CHANCE
 from rulelang.api import parse_and_check
+from rulelang import ir
 from rulelang.ir import serialize
 from helpers import ROOT, game, labels
 
@@ -666,3 +667,53 @@ def test_seat_of_a_player_that_is_none_is_an_error_of_the_rule():
     text = DOTS.replace("total += seat of this player", "total += seat of first_seat")
     with pytest.raises(rulelang.RulesetRuntimeError, match="'seat of' a player that is none"):
         rulelang.loads(text, "dots.rules").new_game()
+
+
+GENERATED = '''game "Gen"
+players 2
+deck cards {
+    "{rank} of {suit}" for rank from 1 to 13 and suit in hearts, diamonds, clubs, spades: rank rank, suit suit
+    Joker x2: rank 0
+}
+pieces meat {
+    state { eaten no }
+    "Meat {n}" for n from 1 to 6: food n
+    Bone
+}
+pile hand per player
+setup { for each player { draw 5 from cards to hand } }
+turn { phase p { end game "done" } }
+'''
+
+
+def test_a_line_of_a_deck_or_piece_set_can_stand_for_many():
+    """'"{rank} of {suit}" for rank from 1 to 13 and suit in …' is the 52
+    cards, the first counter outermost, each with its values as properties;
+    the same for pieces; the IR holds them written out, as by hand."""
+    rs = rulelang.loads(GENERATED, "gen.rules").ruleset
+    cards = rs.decks[0].cards
+    assert len(cards) == 53 and sum(c.count for c in cards) == 54
+    assert [c.name for c in cards[:5]] == ["1 of hearts", "1 of diamonds", "1 of clubs",
+                                           "1 of spades", "2 of hearts"]
+    by_hand = parse_and_check(GENERATED.replace(
+        '"{rank} of {suit}" for rank from 1 to 13 and suit in hearts, diamonds, clubs, spades: '
+        'rank rank, suit suit',
+        "\n".join(f'"{r} of {s}": rank {r}, suit {s}' for r in range(1, 14)
+                  for s in ("hearts", "diamonds", "clubs", "spades"))), "gen.rules")
+    assert [(c.name, c.count, c.props) for c in cards] == \
+        [(c.name, c.count, c.props) for c in by_hand.decks[0].cards]
+    meat = rs.pieces[0].pieces
+    assert [p.name for p in meat] == [f"Meat {n}" for n in range(1, 7)] + ["Bone"]
+    assert meat[2].props[0].value == ir.Num(3)
+
+
+@pytest.mark.parametrize("line, message", [
+    ('"{n}" for n from 5 to 1', "'n' goes from 5 to 1: nothing to count"),
+    ('"{m}" for n from 1 to 3', r"'\{m\}' in \"\{m\}\" names no value this line counts \(n\)"),
+    ('"{n}" for n from 1 to 3 and n in a, b', "'n' is counted twice in this line"),
+    ('"{a}{b}" for a from 1 to 400 and b from 1 to 400', "stands for more than 100000 components"),
+])
+def test_a_line_that_stands_for_many_says_what_is_wrong(line, message):
+    text = GENERATED.replace("    Joker x2: rank 0\n", f"    {line}\n")
+    with pytest.raises(rulelang.RulesetSyntaxError, match=message):
+        rulelang.loads(text, "gen.rules")

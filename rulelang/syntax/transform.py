@@ -11,16 +11,18 @@ the IR is met here.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, NoReturn, Optional, Tuple, Union, cast
+from typing import Any, Dict, Iterator, List, NoReturn, Tuple, Union
 
 import attrs
 import lark
-from lark import Discard, Token, Transformer, Tree, v_args
+from lark import Discard, Token, Tree, v_args
 from lark.tree import Meta
 
 from .. import ir
 from ..errors import RulesetSyntaxError
 from ..limits import DEFAULT, Limits
+from . import generate
+from .places import pos as _pos, tok_pos as _tok_pos, unquote as _unquote
 
 #: What a declaration's rule gives ``start``: the kind (a list of the
 #: ruleset's, or a single header), its node(s), and where it was written.
@@ -62,28 +64,12 @@ def _transform(transformer: ToIR, tree: Tree[Token]) -> Any:
                 stack[-1][2].append(res)
 
 
-def _pos(meta: Optional[Meta]) -> Optional[ir.Pos]:
-    if meta is None or getattr(meta, "empty", True):
-        return None
-    return ir.Pos(meta.line, meta.column)
-
-
-def _tok_pos(tok: Token) -> ir.Pos:
-    # (a token the lexer made always has its line and column)
-    return ir.Pos(cast(int, tok.line), cast(int, tok.column))
-
-
-def _unquote(tok: Any) -> str:
-    s = str(tok)
-    return s[1:-1] if s.startswith('"') else s
-
-
 def _stmts(items: List[Any]) -> Tuple[Any, ...]:
     return tuple(i for i in items if not isinstance(i, Token))
 
 
 @v_args(meta=True)
-class ToIR(Transformer[Token, ir.Ruleset]):
+class ToIR(generate.ComponentLines):
     """Parse tree → IR.  One method per grammar rule or alias."""
 
     def __init__(self, filename: str, source: str, limits: Limits = DEFAULT) -> None:
@@ -91,6 +77,8 @@ class ToIR(Transformer[Token, ir.Ruleset]):
         self.filename = filename
         self.source = source
         self.max_number = limits.max_number
+        self.max_cards = limits.max_cards
+        self.max_pieces = limits.max_pieces
 
     def _num(self, tok: Token, skip: int = 0) -> int:
         """The whole number in token ``tok`` (after ``skip`` letters, as in
@@ -227,6 +215,8 @@ class ToIR(Transformer[Token, ir.Ruleset]):
         for item in rest:
             if isinstance(item, tuple) and item[0] == "refill":
                 refill = item[1]
+            elif isinstance(item, list):        # a line that stands for many (``card_gen``)
+                cards.extend(item)
             else:
                 cards.append(item)
         return ("decks", ir.Deck(str(name), tuple(cards), refill, _pos(meta)), meta)
@@ -263,12 +253,15 @@ class ToIR(Transformer[Token, ir.Ruleset]):
     def pieces_decl(self, meta: Meta, c: List[Any]) -> Decl:
         name, rest = c[0], list(c[1:])
         state = ()
-        if rest and isinstance(rest[0], list):
-            state = tuple(attrs.evolve(d, scope="piece") for d in rest.pop(0))
-        return ("pieces", ir.PieceSet(str(name), state, tuple(rest), _pos(meta)), meta)
+        if rest and isinstance(rest[0], tuple) and rest[0][0] == "state":
+            state = tuple(attrs.evolve(d, scope="piece") for d in rest.pop(0)[1])
+        pieces: List[ir.Piece] = []
+        for item in rest:
+            pieces.extend(item if isinstance(item, list) else [item])
+        return ("pieces", ir.PieceSet(str(name), state, tuple(pieces), _pos(meta)), meta)
 
-    def piece_state(self, meta: Meta, c: List[Any]) -> List[ir.Stat]:
-        return list(c)
+    def piece_state(self, meta: Meta, c: List[Any]) -> Tuple[str, List[ir.Stat]]:
+        return ("state", list(c))
 
     def piece_def(self, meta: Meta, c: List[Any]) -> ir.Piece:
         return ir.Piece(c[0], tuple(c[1:]), _pos(meta))
