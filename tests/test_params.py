@@ -103,16 +103,35 @@ def test_a_parameter_cannot_be_changed_by_a_rule_or_named_twice():
         rulelang.loads(RACE.replace("const double", "const step = 2\nconst double"), "race.rules")
 
 
-def test_a_save_restores_through_the_game_that_made_it():
-    """A state's game is the one made for its values: its save restores
-    there; the game of the rule file's own values refuses it as another
-    ruleset's, not as a game with other values."""
+def test_a_save_and_a_replay_say_the_values_of_the_parameters():
+    """A save or replay of a game made for other values gives them, so any
+    game of the rule file restores or replays it as the game made for
+    them; one of the rule file's own values gives none."""
     g = race()
     s = g.new_game(seed=2, params={"target": 30}, players=3)
-    assert s.game.restore(s.to_json()) == s
-    assert g.with_params({"target": 30}).restore(s.to_json()) == s
-    with pytest.raises(SaveError, match="another ruleset"):
-        g.restore(s.to_json())
+    saved = json.loads(s.to_json())
+    assert saved["params"] == {"target": 30, "step": 1}
+    for game in (g, s.game, g.with_params({"step": 3})):
+        again = game.restore(s.to_json())
+        assert again == s and again.game is s.game
+        assert game.replay(s.to_replay()) == s
+    plain = g.new_game(seed=2)
+    assert "params" not in json.loads(plain.to_json())
+    assert g.with_params({"target": 30}).restore(plain.to_json()).game is g
+
+
+@pytest.mark.parametrize("params, where, message", [
+    ({"target": 99}, "$.params", "parameter 'target' goes from 2 to 40, not 99"),
+    ({"size": 3}, "$.params", "unknown parameter 'size'"),
+    ({"target": "30"}, "$.params.target", "expected a whole number"),
+])
+def test_a_save_whose_parameters_the_game_cannot_take_is_refused(params, where, message):
+    s = race().new_game(seed=2, params={"target": 30})
+    doc = json.loads(s.to_json())
+    doc["params"] = params
+    with pytest.raises(SaveError) as e:
+        race().restore(json.dumps(doc))
+    assert e.value.path == where and message in str(e.value)
 
 
 def test_a_game_for_other_values_pickles_as_its_base_and_values():

@@ -454,6 +454,9 @@ class State:
             "test": list(self.test) if self.test is not None else None, "over": self.over,
             "options": self.options, "logging": self.logging,
         }
+        params = _saves.params_of(self.game)
+        if params is not None:
+            d["params"] = params
         if include_log:
             d["history"] = self.history
             d["log"] = [e.to_dict() for e in self.log]

@@ -44,8 +44,8 @@ from .checks import (_check_piles, _check_rest, _check_stack, _check_values, _en
                      _probe)
 from .document import (Key, _check_options, _check_players, _head, _same_ruleset, _verify,
                        canonical, mac_of, read)
-from .shapes import (ENGINE_ENDINGS, FORMAT, M64, REPLAY, REPLAY_FORMAT, SCHEMA_PATHS, STATE, Gm,
-                     build_schema, json_path, schema_text, write_schemas, _err)
+from .shapes import (ENGINE_ENDINGS, FORMAT, M64, PARAMS, REPLAY, REPLAY_FORMAT, SCHEMA_PATHS, STATE, Gm,
+                     _Context, build_schema, json_path, schema_text, write_schemas, _err)
 from .quick import quick_of
 from .spec import CHANCE_OPS, DECISION_OPS, Spec, spec_of
 
@@ -75,6 +75,12 @@ def _bounded(fn: Callable[_P, _R]) -> Callable[_P, _R]:
 def restore(game: Gm, text: object, key: Optional[Key] = None) -> St:
     """``Game.restore``: the state in ``text``, checked (see the module)."""
     doc = read(text, game.limits, "save")
+    if type(doc) is dict and doc.get("format") == FORMAT:
+        # The game it was made in: the one made for the values it gives
+        # its parameters (their shape checked first).
+        if "params" in doc:
+            PARAMS.check(doc["params"], ("params",), _Context(game.limits))
+        game = _game_for(game, doc)
     # A document that is right passes the quick test (one generated
     # function, ``quick``); any other has the shape, its values and its
     # piles checked in full, which finds the fault and words it.
@@ -173,11 +179,38 @@ def replay_doc(st: St, seed: bool = True, key: Optional[Key] = None) -> Dict[str
         "format": REPLAY_FORMAT, "ruleset": st.game.fingerprint, "players": st.n,
         "chance": "explicit" if st.explicit else "sample", "options": st.options,
         "logging": st.logging, "moves": st.history}
+    params = params_of(st.game)
+    if params is not None:
+        doc["params"] = params
     if seed:
         doc["seed"] = st.seed
     if key is not None:
         doc["mac"] = mac_of(doc, key)
     return doc
+
+
+def params_of(game: Gm) -> Optional[Dict[str, int]]:
+    """What a save or replay of ``game``'s says of its parameters: the
+    values of them all when the game was made for other values than its
+    rule file's (``Game.with_params``), else None (nothing is written)."""
+    if game.base is game:
+        return None
+    return {name: d["value"] for name, d in game.params.items()}
+
+
+def _game_for(game: Gm, doc: Any) -> Gm:
+    """The game a save or replay (its shape checked) was made in: ``game``
+    made for the values of its parameters that it gives (the game of the
+    rule file's own values when it gives none)."""
+    given = doc.get("params") if isinstance(doc, dict) else None
+    if given is None:
+        return game.base
+    try:
+        return game.base.with_params(given)
+    except ValueError as e:
+        raise SaveError("$.params", str(e)) from None
+    except RulesetError as e:
+        raise SaveError("$.params", f"the rules cannot take these values: {e}") from None
 
 
 @_bounded
@@ -187,6 +220,7 @@ def replay(game: Gm, text: object, seed: Optional[int] = None,
     ``new_game`` and played move by move."""
     doc = read(text, game.limits, "replay")
     _head(doc, REPLAY, REPLAY_FORMAT, "replay", game)
+    game = _game_for(game, doc)
     _verify(doc, key, "replay")
     _same_ruleset(doc, game, "replay")
     n = _check_players(doc, game)

@@ -27,7 +27,7 @@ from .spec import Kinds, Spec
 #: Whether a document certainly passes (``build``).
 Quick = Callable[[Any], bool]
 
-#: The keys of a saved state, without and with its MAC.
+#: The keys every saved state has, and those it may have (its MAC, its parameters).
 _KEYS = frozenset(k for k in STATE.fields if k not in STATE.optional)
 _ALL_KEYS = frozenset(STATE.fields)
 #: The keys the quick function tests itself; every other key is tested by its shape.
@@ -128,7 +128,7 @@ def build(spec: Spec, cx: _Context) -> Quick:
         "    if type(doc) is not dict:",
         "        return False",
         "    keys = doc.keys()",
-        f"    if keys != {w.const(_KEYS)} and keys != {w.const(_ALL_KEYS)}:",
+        f"    if not ({w.const(_KEYS)} <= keys <= {w.const(_ALL_KEYS)}):",
         "        return False",
         f"    if doc['format'] != {w.const(FORMAT)} or type(doc['format']) is not str:",
         "        return False",

@@ -468,6 +468,8 @@ SEAT = Int(0, what="a seat (a whole number of at least 0)")
 OPTIONS = AnyOf(Null(), Map(AnyOf(Str(), Null(), Arr(AnyOf(Str(), Null()))),
                             what="the options given at setup"))
 VALUE = Value()
+#: The values a game was made with for its parameters (``Game.with_params``).
+PARAMS = Map(Int(), what="the values given to the game's parameters")
 
 class _LogEntries(Obj):
     """A log entry; a long log is looked over in one tight loop (the same
@@ -537,11 +539,12 @@ STATE = Obj({
     "test": AnyOf(Null(), Arr(None, prefix=(Bool(), Int()), what="a test result [passed, margin]")),
     "over": AnyOf(Null(), Str()),
     "options": OPTIONS,
+    "params": PARAMS,
     "logging": Bool(),
     "history": Arr(Str(), what="the labels of the moves made"),
     "log": Arr(LOG_ENTRY, what="the log"),
     "mac": MAC,
-}, optional=("mac",), what="a saved state",
+}, optional=("params", "mac"), what="a saved state",
     doc="A rulelang game state saved by State.to_json(); restored by Game.restore().")
 
 REPLAY = Obj({
@@ -551,10 +554,11 @@ REPLAY = Obj({
     "seed": Int(0, M64),
     "chance": Enum(["sample", "explicit"]),
     "options": OPTIONS,
+    "params": PARAMS,
     "logging": Bool(),
     "moves": Arr(Str(), what="the labels of the moves"),
     "mac": MAC,
-}, optional=("seed", "logging", "mac"), what="a replay",
+}, optional=("seed", "params", "logging", "mac"), what="a replay",
     doc="A rulelang game as its setup and its moves: State.to_replay(); played again by "
         "Game.replay().")
 
