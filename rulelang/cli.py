@@ -167,12 +167,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = _with_params(game, args.param)
     if game is None:
         return 1
-    players = args.players or game.min_players
+    players = game.min_players if args.players is None else args.players
     robots: Set[int] = set()
     for spec in args.seat or ():
         seat, _, kind = spec.partition("=")
         if kind != "random" or not seat.isdigit():
             print(f"--seat takes K=random, not {spec!r}", file=sys.stderr)
+            return 2
+        if int(seat) >= players:
+            print(f"error: --seat {spec}: the seats of this game are 0 to {players - 1}",
+                  file=sys.stderr)
             return 2
         robots.add(int(seat))
     if args.auto:
@@ -240,21 +244,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game = _with_params(game, args.param)
     if game is None:
         return 1
-    players = args.players or game.min_players
+    players = game.min_players if args.players is None else args.players
+    if not game.min_players <= players <= game.max_players:
+        print(f"error: {game.title} is for {game.min_players} to {game.max_players} players, "
+              f"not {players}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print(f"error: --games is how many games to play, at least 1, not {args.games}",
+              file=sys.stderr)
+        return 2
     endings: collections.Counter[Optional[str]] = collections.Counter()
     wins = [0.0] * players
     totals = [0] * players
-    moves = 0
+    moves = n = 0
+    interrupted = False
     t0 = time.perf_counter()
     try:
         for i in range(args.games):
             seed = args.seed + i
             state = game.new_game(players=players, seed=seed, log=False)
             rng = random.Random(seed ^ 0x5EED)
+            made = 0
             while not state.is_over:
                 state.apply(rng.choice(state.legal_moves()))
-                moves += 1
+                made += 1
             r = state.result()
+            moves += made
+            n += 1
             endings[r.ending] += 1
             for s in range(players):
                 totals[s] += r.scores[s]
@@ -263,15 +279,27 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except RulesetError as e:
         print(e.format(), file=sys.stderr)
         return 1
-    dt = time.perf_counter() - t0
-    n = args.games
-    print(f"{game.title}: {n} random games, {players} players, seeds {args.seed}..{args.seed + n - 1}")
+    except KeyboardInterrupt:
+        interrupted = True
+    dt = max(time.perf_counter() - t0, 1e-9)
+    if n == 0:
+        print(f"{game.title}: interrupted before the first game ended", file=sys.stderr)
+        return 130
+    print(f"{game.title}: {n} random games, {players} player{'s' if players > 1 else ''}, "
+          f"seeds {args.seed}..{args.seed + n - 1}"
+          + (f" (interrupted: {args.games - n} not played)" if interrupted else ""))
     print(f"  {n / dt:.0f} games/s, {moves / dt:.0f} moves/s, {moves / n:.1f} moves per game")
+    # Wins are for a game that scores and has more than one player: alone,
+    # the best score is always the player's own, and with no 'score' every
+    # seat ties at 0; those games report their endings only.
+    ranked = bool(game.ruleset.score) and players > 1
     for s in range(players):
-        print(f"  P{s}: average score {totals[s] / n:.2f}, wins {100 * wins[s] / n:.1f}%")
+        won = f", wins {100 * wins[s] / n:.1f}%" if ranked else ""
+        scored = f"average score {totals[s] / n:.2f}" if game.ruleset.score else "no score"
+        print(f"  P{s}: {scored}{won}")
     for ending, k in endings.most_common():
         print(f"  ending {ending!r}: {100 * k / n:.1f}%")
-    return 0
+    return 130 if interrupted else 0
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:

@@ -113,3 +113,60 @@ def test_simulate_uses_the_cache_when_asked(monkeypatch, tmp_path, capsys):
         cached = capsys.readouterr().out
         assert cached.splitlines()[2:] == plain.splitlines()[2:]   # past the speed line
     assert len(list(tmp_path.glob("*.json"))) == 1
+
+
+PIG = str(ROOT / "examples" / "pig.rules")
+ENDURANCE = str(ROOT / "rulesets" / "endurance.rules")
+
+
+def test_simulate_refuses_what_it_cannot_do_in_one_line(capsys):
+    """A player count outside the ruleset's range, no games or fewer: one
+    line and exit code 2, no traceback; a seat that does not exist, too."""
+    cases = [(["simulate", PIG, "--players", "5"], "error: Pig is for 2 to 4 players, not 5"),
+             (["simulate", PIG, "--players", "0"], "error: Pig is for 2 to 4 players, not 0"),
+             (["simulate", PIG, "--games", "0"], "error: --games is how many games to play, "
+                                                 "at least 1, not 0"),
+             (["simulate", PIG, "--games", "-5"], "error: --games is how many games to play, "
+                                                  "at least 1, not -5"),
+             (["play", PIG, "--seat", "3=random"], "error: --seat 3=random: the seats of this "
+                                                   "game are 0 to 1")]
+    for argv, line in cases:
+        assert main(argv) == 2, argv
+        captured = capsys.readouterr()
+        assert captured.err.strip() == line and captured.out == ""
+
+
+def test_simulate_does_not_call_a_lone_player_or_a_scoreless_game_a_winner(capsys, tmp_path):
+    """Alone, the best score is always the player's own: a solitaire game
+    reports its score and endings, not '100% wins'; a game with no score
+    reports its endings only."""
+    assert main(["simulate", ENDURANCE, "--games", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "5 random games, 1 player," in out and "wins" not in out and "average score" in out
+    assert "ending " in out
+    nim = ROOT / "examples" / "nim.rules"
+    text = nim.read_text(encoding="utf-8").replace("score { if took_last then 1 else 0 }", "")
+    assert "score" not in text.split("end ")[-1]
+    path = tmp_path / "nim_unscored.rules"
+    path.write_text(text, encoding="utf-8")
+    assert main(["simulate", str(path), "--games", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "P0: no score" in out and "wins" not in out
+
+
+def test_an_interrupted_simulation_reports_the_games_played(monkeypatch, capsys):
+    """Ctrl-C part way: the figures for the games that ended, and exit 130."""
+    from rulelang.engine import State
+    real, made = State.apply, []
+
+    def apply(self, move, *a, **k):
+        made.append(1)
+        if len(made) > 300:
+            raise KeyboardInterrupt
+        return real(self, move, *a, **k)
+    monkeypatch.setattr(State, "apply", apply)
+    assert main(["simulate", PIG, "--games", "1000"]) == 130
+    out = capsys.readouterr().out
+    assert "(interrupted: " in out and "not played)" in out and "games/s" in out
+    played = int(out.split(": ", 1)[1].split(" random games")[0])
+    assert 0 < played < 1000
