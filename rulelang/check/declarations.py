@@ -9,7 +9,8 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tupl
 from .. import ir
 from .base import Field
 from .statements import Statements
-from .types import ANY, BOOL, CARD, DECL_ROLL, FUNCS, NUM, PLAYER, TEXT, WHERE_ROLL, Scope, place
+from .types import (ANY, BOOL, CARD, DECL_ROLL, FUNCS, GIVES_TYPES, NUM, PLAYER, TEXT, WHERE_ROLL,
+                    Scope, place)
 
 
 class Declarations(Statements):
@@ -414,6 +415,11 @@ class Declarations(Statements):
                 if param.name in scope.locals:
                     self.error(param, f"rule '{r.name}' has two parameters named '{param.name}'")
                 scope.locals[param.name] = self.param_type(param, report=True)
+            if r.gives is not None:
+                scope.gives = GIVES_TYPES.get(r.gives, ANY)
+                if not gives_always(r.body):
+                    self.error(r, f"rule '{r.name}' gives a {r.gives} but may end without giving "
+                                  f"one: end each way through it with 'give …'")
             self.block(r.body, scope)
         for t in rs.tables:
             for row in t.rows:
@@ -460,3 +466,16 @@ class Declarations(Statements):
             if sum(c.count for c in d.cards) == 0 and d.name in self.drawn:
                 self.error(d, f"deck '{d.name}' has no cards but is drawn from")
 
+
+
+def gives_always(block: Tuple[ir.Stmt, ...]) -> bool:
+    """Whether every way through ``block`` ends in a ``give`` (or ends the
+    turn or the game, after which no value is asked for)."""
+    if not block:
+        return False
+    last = block[-1]
+    if isinstance(last, (ir.Give, ir.EndGame, ir.EndTurn)):
+        return True
+    if isinstance(last, ir.If):
+        return bool(last.orelse) and gives_always(last.then) and gives_always(last.orelse)
+    return False

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Tuple
 
 from .. import ir
 from . import resolve
 from .base import CheckerBase
-from .types import ANY, BOOL, CARD, CARDS, FUNCS, NUM, PLAYER, POOL, TEXT, WHERE_ROLL, Scope, one_kind
+from .types import (ANY, BOOL, CARD, CARDS, FUNCS, GIVES_TYPES, NUM, PLAYER, POOL, TEXT, WHERE_ROLL,
+                    Scope, one_kind)
 
 
 class Expressions(CheckerBase):
@@ -160,6 +161,42 @@ class Expressions(CheckerBase):
             self.error(e, "'seat of none': none is no player")
         self.expect(e.player, scope, PLAYER, "'seat of'")
         return NUM
+
+    def e_RuleValue(self, e: ir.RuleValue, scope: Scope) -> str:
+        rule = self.rules.get(e.rule)
+        if rule is None:
+            given = [r.name for r in self.rs.rules if r.gives is not None]
+            self.error(e, f"unknown function '{e.rule}'{self.nearest(e.rule, FUNCS, given)}; the "
+                          f"functions are min, max and abs, and the rules that give a value"
+                          + (f" ({', '.join(given[:5])})" if given else ""))
+        elif rule.gives is None:
+            self.error(e, f"rule '{e.rule}' gives no value: say what it gives (rule {e.rule} "
+                          f"gives number {{ … give … }})")
+        elif scope.no_rolls:
+            self.error(e, f"the value of rule '{e.rule}' is worked out before the statement that "
+                          f"uses it, which cannot be done here: {scope.no_rolls}")
+        self.rule_args(e, e.rule, e.args, scope)
+        return GIVES_TYPES.get(rule.gives, ANY) if rule is not None and rule.gives else ANY
+
+    def rule_args(self, node: object, name: str, args: Tuple[ir.Expr, ...], scope: Scope) -> None:
+        """The values a call gives rule ``name``: as many as it takes, each
+        of the kind it takes (the rule itself is known or reported)."""
+        if name in self.rules:
+            params = self.rules[name].params
+            if len(args) != len(params):
+                want = ", ".join(p.name for p in params) or "no values"
+                self.error(node, f"rule '{name}' takes {len(params)} value{'s' if len(params) != 1 else ''} "
+                                 f"({want}), not {len(args)}")
+            for arg, param in zip(args, params):
+                want = self.param_type(param)
+                got = self.expr(arg, scope)
+                if ANY not in (got, want) and got != want and not (want == PLAYER and got == "none"):
+                    self.error(arg, f"'{param.name}' of rule '{name}' is a "
+                                    f"{want.replace('piece:', 'piece of ')}, not a "
+                                    f"{got.replace('piece:', 'piece of ')}")
+        for arg in args[len(self.rules[name].params) if name in self.rules else 0:]:
+            self.expr(arg, scope)
+        self.used_rules.add(name)
 
     def e_CallFn(self, e: ir.CallFn, scope: Scope) -> str:
         if e.func not in FUNCS:

@@ -288,20 +288,13 @@ class Statements(Expressions):
                               f"e.g. '{s.rule} += 1'")
             else:
                 self.error(s, f"there is no rule '{s.rule}'{hint}")
+        self.rule_args(s, s.rule, s.args, scope)
+
+    def s_Give(self, s: ir.Give, scope: Scope) -> None:
+        if scope.gives is None:
+            self.error(s, "'give' ends a rule that gives a value (rule NAME gives number { … }); "
+                          "this is not in one")
+            self.expr(s.value, scope)
         else:
-            params = self.rules[s.rule].params
-            if len(s.args) != len(params):
-                want = ", ".join(p.name for p in params) or "no values"
-                self.error(s, f"rule '{s.rule}' takes {len(params)} value{'s' if len(params) != 1 else ''} "
-                              f"({want}), not {len(s.args)}")
-            for arg, param in zip(s.args, params):
-                want = self.param_type(param)
-                got = self.expr(arg, scope)
-                if ANY not in (got, want) and got != want and not (want == PLAYER and got == "none"):
-                    self.error(arg, f"'{param.name}' of rule '{s.rule}' is a "
-                                    f"{want.replace('piece:', 'piece of ')}, not a "
-                                    f"{got.replace('piece:', 'piece of ')}")
-        for arg in s.args[len(self.rules[s.rule].params) if s.rule in self.rules else 0:]:
-            self.expr(arg, scope)
-        self.used_rules.add(s.rule)
+            self.expect(s.value, scope, scope.gives, "what the rule gives")
 

@@ -14,6 +14,10 @@ POOL = "pool of dice"
 CARD = "card"
 NUM, BOOL, PLAYER, TEXT, CARDS, ANY = "number", "yes/no value", "player", "word", "cards", "any"
 
+#: What a rule's ``gives`` says, as the checker's type.
+GIVES_TYPES: Dict[str, str] = {"number": NUM, "yes/no": BOOL, "player": PLAYER, "word": TEXT,
+                               "card": CARD}
+
 #: The built-in functions: name -> (fewest arguments, most or None).
 FUNCS: Dict[str, Tuple[int, Optional[int]]] = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
 
@@ -33,6 +37,7 @@ def reserved_words() -> Set[str]:
     return {
         # values
         "yes", "no", "none", "this", "round", "passed", "failed", "margin", "roll", "count", "seat",
+        "give",
         "size", "sum", "any", "highest", "lowest", "other", "not", "and", "or", "is",
         # statements
         "if", "else", "let", "stop", "test", "draw", "move", "choose", "skip", "end", "log",
@@ -70,6 +75,8 @@ class Scope:
         self.loops = 0
         #: Why a roll may not be made here (None: it may).
         self.no_rolls = no_rolls
+        #: The type of what the rule this is in gives (None: it gives nothing).
+        self.gives: Optional[str] = None
 
     def child(self, player: Optional[bool] = None, no_rolls: Optional[str] = None,
               piece: Optional[str] = None, card: bool = False) -> Scope:
@@ -79,6 +86,7 @@ class Scope:
                   card or self.card)
         c.locals = self.locals
         c.loops = self.loops
+        c.gives = self.gives
         return c
 
     def branch(self) -> Scope:
@@ -88,6 +96,7 @@ class Scope:
         c = Scope(self.player, self.setup, self.turn, self.no_rolls, self.pieces, self.card)
         c.locals = self.locals.new_child()
         c.loops = self.loops
+        c.gives = self.gives
         return c
 
 

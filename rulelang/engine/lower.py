@@ -156,11 +156,11 @@ class Ctx:
             return loops > 0
         if isinstance(s, (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards,
                           ir.MoveCard, ir.Spend)):
-            if any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(s)):
+            if any(isinstance(n, _MADE_FIRST) for n in ir.walk(s)):
                 return False
             return not (isinstance(s, ir.Assign) and self.watched(s))
         if isinstance(s, ir.If):
-            if any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(s.cond)):
+            if any(isinstance(n, _MADE_FIRST) for n in ir.walk(s.cond)):
                 return False
             elif_ = len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If)
             return all(self.pure(x, loops, depth + 1) for x in s.then) and \
@@ -168,7 +168,7 @@ class Ctx:
         if isinstance(s, (ir.While, ir.Repeat, ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard)):
             head = s.times if isinstance(s, ir.Repeat) else s.cond
             if head is not None and \
-                    any(isinstance(n, (ir.Roll, ir.Pool, ir.RollOff)) for n in ir.walk(head)):
+                    any(isinstance(n, _MADE_FIRST) for n in ir.walk(head)):
                 return False
             blocks = 2 if isinstance(s, ir.ForEachPlayer) and not s.var else 1
             return all(self.pure(x, loops + blocks, depth + 3) for x in s.body)
@@ -200,6 +200,13 @@ class Ctx:
         for node in _expressions_of(s):
             for roll in _rolls_in(node):
                 if id(roll) in self.hoisted:
+                    continue
+                if isinstance(roll, ir.RuleValue):      # a rule's value, worked out first
+                    slot = self.temp(VALUE)
+                    self.hoisted[id(roll)] = slot
+                    op = self.emit(O.CallOp(self.where(roll), self.prog.rule_code[roll.rule],
+                                            dynamic=True, result=slot))
+                    op.args = tuple(self.expr(a) for a in roll.args)
                     continue
                 if isinstance(roll, ir.Roll):
                     slot = self.temp(("roll", roll.count, roll.sides))
@@ -553,6 +560,9 @@ class Ctx:
             return "some cards"
         return "(hidden)"
 
+    def s_Give(self, s: ir.Give) -> None:
+        self.emit(O.GiveOp(self.where(s), self.expr(s.value), self.prog.give_slot[self.code_id]))
+
     def s_Call(self, s: ir.Call) -> None:
         op = self.emit(O.CallOp(self.where(s), self.prog.rule_code[s.rule],
                                 dynamic=id(s) in self.prog.work.dynamic))
@@ -599,6 +609,10 @@ class Ctx:
                         f"{source.where(pset, var, cond)}]", self.prog.gen_env)
 
 
+#: The parts of an expression made by ops of their own before it is worked
+#: out (``hoist``): dice, and the values rules give.
+_MADE_FIRST = (ir.Roll, ir.Pool, ir.RollOff, ir.RuleValue)
+
 _STMT_TYPES: Tuple[type, ...] = tuple(t for t in ir.Stmt.__args__)  # type: ignore[attr-defined]
 
 
@@ -616,14 +630,19 @@ def _expressions_of(s: ir.Stmt) -> Iterator[Any]:
                         and not isinstance(x, _STMT_TYPES))
 
 
-def _rolls_in(e: Any) -> List[Union[ir.Roll, ir.RollOff, ir.Pool]]:
-    found: List[Union[ir.Roll, ir.RollOff, ir.Pool]] = []
+def _rolls_in(e: Any) -> List[Union[ir.Roll, ir.RollOff, ir.Pool, ir.RuleValue]]:
+    """The parts of an expression made by ops of their own before it is
+    worked out (dice, and the values rules give), innermost first: a rule's
+    value whose arguments roll comes after those rolls."""
+    found: List[Union[ir.Roll, ir.RollOff, ir.Pool, ir.RuleValue]] = []
     stack = [e]
     while stack:
         node = stack.pop()
         if isinstance(node, (ir.Roll, ir.RollOff, ir.Pool)):
             found.append(node)
             continue
+        if isinstance(node, ir.RuleValue):
+            found.append(node)
         stack.extend(ir.children(node))
     found.reverse()
     return found

@@ -18,7 +18,7 @@ from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
 from . import ops as O
 from .lower import Ctx
-from .kinds import CARD, SEAT, VALUE, Bound, Compiled, Fn, Kind, Where
+from .kinds import CARD, COUNT, SEAT, VALUE, Bound, Compiled, Fn, Kind, Where
 from .ops import LOCALS, PLAYER
 from .runtime import ARITH, GENERATED_ENV, big_checker, compiled, nothing
 from .source import Source
@@ -162,6 +162,9 @@ class Program:
             self.card_ids.setdefault(n, []).append(i)
         self.track_tables: Dict[Tuple[str, str], Dict[str, Any]] = {}  # (track, value) -> {space: that value}
         self.op_functions: Dict[Tuple[int, int], Fn] = {}  # (code, pc) -> an op run alone (``op_function``)
+        #: code of a rule that gives a value -> its local holding the slot of
+        #: the caller's frame the value goes to (``ops.CallOp``, ``ops.GiveOp``)
+        self.give_slot: Dict[int, int] = {}
         #: players -> who may see each pile, by index (``visibility.seen_by_pile``)
         self.seen_by_pile: Dict[int, List[Any]] = {}
         self.code_wheres: List[List[Where]] = []  # per code: the (rule, pos) its generated code names by index
@@ -353,6 +356,9 @@ class Program:
                 elif param.type == "card":
                     ctx.card_locals.add(param.name)
                     ctx.card_from[param.name] = ["_NOBODY"]   # where it is from is not known here
+            if r.gives is not None:      # then, for a rule that gives a value, the
+                # slot of the caller's frame to give it to ('give' names no local)
+                self.give_slot[self.rule_code[r.name]] = ctx.local("give", COUNT)
             ctx.finish(r.body)
         for t in rs.tables:
             self._build_table(t)

@@ -23,33 +23,33 @@ from __future__ import annotations
 
 from .declarations import (
     Stat, Const, Prop, Card, Deck, Pile, PieceProp, Space, Piece, PieceSet, Row, Table, TestDef,
-    Param, GameParam, constants, Rule, Option, Phase, Turn, Trigger, DrawTrigger, Reroll, Ending, ScoreItem, Ruleset,
+    Param, GameParam, constants, GIVES, Rule, Option, Phase, Turn, Trigger, DrawTrigger, Reroll, Ending, ScoreItem, Ruleset,
 )
 from .fields import NAME_PATTERN, TEXT_PATTERN, Pos
 from .nodes import (
     # expressions
-    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, CallFn, IfExpr, Roll, RollOff,
+    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, RuleValue, CallFn, IfExpr, Roll, RollOff,
     ThisPlayer, Round, TestResult, PileRef, CountCards, PileSize, SumCards, PlayerQuery, Extreme,
-    Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, Expr, Literal, Bound,
+    Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, Expr, Literal, Bound, FUNCTIONS,
     # statements
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, ForEachPiece, ChoosePiece, ChooseCard,
     ForEachCard, MoveCard, Spend, RollOn, Test, Draw, MoveAll, MoveCards, ChooseCards, Choice,
     ChooseOne, ChooseOption, ChooseRow, May, PickPiece, ChooseNumber, Skip, EndTurn, EndGame, Log,
-    log_parts, Call, Stmt,
+    log_parts, Call, Give, Stmt,
 )
 from .walk import NODE_CLASSES, At, children, deepest, names_in, walk
 
 __all__ = [
     "Pos", "NAME_PATTERN", "TEXT_PATTERN", "Num", "Bool", "NoneLit", "Name", "Attr", "BinOp",
-    "Compare", "Not", "Neg", "SeatOf", "CallFn", "IfExpr", "Roll", "RollOff", "ThisPlayer", "Round",
+    "Compare", "Not", "Neg", "SeatOf", "RuleValue", "FUNCTIONS", "CallFn", "IfExpr", "Roll", "RollOff", "ThisPlayer", "Round",
     "TestResult", "PileRef", "CountCards", "PileSize", "SumCards", "PlayerQuery", "Extreme",
     "Pool", "PoolCount", "NoDice", "PieceQuery", "PieceExtreme", "Expr", "Literal", "Bound",
     "Assign", "Let", "If", "Repeat", "While", "Stop", "ForEachPlayer", "ForEachPiece",
     "ChoosePiece", "ChooseCard", "ForEachCard", "MoveCard", "Spend", "RollOn", "Test", "Draw",
     "MoveAll", "MoveCards", "ChooseCards", "Choice", "ChooseOne", "ChooseOption", "ChooseRow",
-    "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call",
+    "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call", "Give",
     "Stmt", "Stat", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece",
-    "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "constants", "Rule", "Option", "Phase", "Turn", "Trigger",
+    "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "constants", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
     "DrawTrigger", "Reroll", "Ending", "ScoreItem", "Ruleset", "NODE_CLASSES", "At", "children",
     "deepest", "names_in", "walk",
 ]

@@ -40,6 +40,10 @@ class Const:
     pos: Optional[Pos] = _pos()
 
 
+#: The kinds of value a rule may give (``Rule.gives``).
+GIVES = ("number", "yes/no", "player", "word", "card")
+
+
 @attrs.frozen
 class GameParam:
     """``param target 50 from 10 to 1000 "Points to win"``: a constant whose
@@ -172,6 +176,9 @@ class Rule:
     body: Tuple[Stmt, ...]
     params: Tuple[Param, ...] = ()
     pos: Optional[Pos] = _pos()
+    #: What the rule gives back (``give``), for a rule used as a value.
+    gives: Optional[str] = _f("the kind of value the rule gives (give), if it gives one",
+                              default=None, enum=list(GIVES))
 
 
 @attrs.frozen

@@ -92,6 +92,16 @@ class Neg:
 
 
 @attrs.frozen
+class RuleValue:
+    """``total(hand)``: the value the rule gives (``give``), worked out
+    before the statement that uses it, as a roll is."""
+
+    rule: str = _name("the rule")
+    args: Tuple["Expr", ...] = _f("the values it is given", default=())
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class SeatOf:
     """``seat of P``: the number of the seat a player value holds (0 for
     the first seat), to count or compare with."""
@@ -100,11 +110,16 @@ class SeatOf:
     pos: Optional[Pos] = _pos()
 
 
+#: The built-in functions; any other name called with brackets in a value
+#: is a rule that gives one (``RuleValue``).
+FUNCTIONS = ("min", "max", "abs")
+
+
 @attrs.frozen
 class CallFn:
     """A built-in function: min, max, abs."""
 
-    func: str = _f("the function", enum=["min", "max", "abs"])
+    func: str = _f("the function", enum=list(FUNCTIONS))
     args: Tuple["Expr", ...] = _f("its arguments")
     pos: Optional[Pos] = _pos()
 
@@ -266,7 +281,7 @@ class PieceExtreme:
 
 
 Expr = Union[
-    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, CallFn, Roll,
+    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, RuleValue, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
     PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
     NoDice,
@@ -590,9 +605,18 @@ class Call:
     pos: Optional[Pos] = _pos()
 
 
+@attrs.frozen
+class Give:
+    """``give EXPR``: the rule ends here, and the call that asked for its
+    value (``RuleValue``) gets EXPR."""
+
+    value: "Expr"
+    pos: Optional[Pos] = _pos()
+
+
 Stmt = Union[
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
     MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
     Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece, ChooseCard,
-    ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber,
+    ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber, Give,
 ]

@@ -321,7 +321,17 @@ class ToIR(generate.ComponentLines):
     def rule_decl(self, meta: Meta, c: List[Any]) -> Decl:
         name, *rest = c
         body = rest.pop()
-        return ("rules", ir.Rule(str(name), body, tuple(rest), _pos(meta)), meta)
+        gives = rest.pop()[1] if rest and isinstance(rest[-1], tuple) else None
+        return ("rules", ir.Rule(str(name), body, tuple(rest), _pos(meta), gives), meta)
+
+    def gives(self, meta: Meta, c: List[Any]) -> Tuple[str, str]:
+        kind = str(c[0])
+        if kind not in ir.GIVES:
+            self._error(meta, f"a rule gives one of {', '.join(ir.GIVES)}, not '{kind}'")
+        return ("gives", kind)
+
+    def give(self, meta: Meta, c: List[Any]) -> ir.Give:
+        return ir.Give(c[0], _pos(meta))
 
     def param(self, meta: Meta, c: List[Any]) -> ir.Param:
         return ir.Param(str(c[0]), str(c[1]) if len(c) > 1 else "number", _pos(meta))
@@ -670,8 +680,10 @@ class ToIR(generate.ComponentLines):
     def extreme_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceExtreme:
         return ir.PieceExtreme(str(c[0]), c[1], str(c[2]), c[3] if len(c) > 3 else None, _pos(meta))
 
-    def call_fn(self, meta: Meta, c: List[Any]) -> ir.CallFn:
-        return ir.CallFn(str(c[0]), tuple(c[1:]), _pos(meta))
+    def call_fn(self, meta: Meta, c: List[Any]) -> Union[ir.CallFn, ir.RuleValue]:
+        if str(c[0]) in ir.FUNCTIONS:
+            return ir.CallFn(str(c[0]), tuple(c[1:]), _pos(meta))
+        return ir.RuleValue(str(c[0]), tuple(x for x in c[1:] if x is not None), _pos(meta))
 
     def name(self, meta: Meta, c: List[Any]) -> ir.Name:
         return ir.Name(str(c[0]), _pos(meta))

@@ -19,7 +19,7 @@ from .chance import DrawOp, PoolOp, RollOffOp, RollOp
 from .choices import (ChooseCardsOp, ChooseNumberOp, ChooseOneOfOp, ChooseOneOp, ChooseRowOp,
                       MayOp, PickPieceOp)
 from .control import (CallOp, ClearOp, CounterOp, DispatchOp, EndGameOp, EndTurnOp,
-                      ForEachCardOp, ForEachOp, ForEachPieceOp, Jump, JumpUnless, NextTurnOp,
+                      ForEachCardOp, ForEachOp, ForEachPieceOp, GiveOp, Jump, JumpUnless, NextTurnOp,
                       NoTurnOp, PhaseOp, TriggerAssign)
 
 __all__ = [
@@ -30,6 +30,6 @@ __all__ = [
     "fault", "logged", "rand_below", "roll_label", "spend", "take_cards", "DrawOp", "PoolOp",
     "RollOffOp", "RollOp", "ChooseCardsOp", "ChooseNumberOp", "ChooseOneOfOp", "ChooseOneOp",
     "ChooseRowOp", "MayOp", "PickPieceOp", "CallOp", "ClearOp", "CounterOp", "DispatchOp",
-    "EndGameOp", "EndTurnOp", "ForEachCardOp", "ForEachOp", "ForEachPieceOp", "Jump",
+    "EndGameOp", "EndTurnOp", "ForEachCardOp", "ForEachOp", "ForEachPieceOp", "GiveOp", "Jump",
     "JumpUnless", "NextTurnOp", "NoTurnOp", "PhaseOp", "TriggerAssign",
 ]

@@ -80,10 +80,11 @@ class DispatchOp(Op):
 class CallOp(Op):
     """Push a frame for another code (a rule, table or option)."""
 
-    __slots__ = ("code", "nlocals", "start", "args", "dynamic")
+    __slots__ = ("code", "nlocals", "start", "args", "dynamic", "result")
 
     def __init__(self, where: Where, code: int, nlocals: int = 0, start: int = 0,
-                 args: Tuple[Compiled, ...] = (), dynamic: bool = True) -> None:
+                 args: Tuple[Compiled, ...] = (), dynamic: bool = True,
+                 result: Optional[int] = None) -> None:
         super().__init__(where)
         self.code = code
         self.nlocals = nlocals
@@ -93,6 +94,9 @@ class CallOp(Op):
         #: one that can call back here); otherwise it was counted with the
         #: caller's (``work.Work``).
         self.dynamic = dynamic
+        #: The local of this frame that gets the value the rule gives
+        #: (``GiveOp``), for a call made for its value.
+        self.result = result
 
     def run(self, st: St, fr: Frame) -> bool:
         if self.dynamic:
@@ -100,6 +104,9 @@ class CallOp(Op):
         frame = [self.code, self.start, fr[PLAYER]] + [None] * st.prog.nlocals[self.code]
         for i, arg in enumerate(self.args):
             frame[LOCALS + i] = arg(st, fr)
+        if self.result is not None:
+            fr[self.result] = None
+            frame[st.prog.give_slot[self.code]] = self.result
         fr[PC] += 1
         st.push(frame)
         return True
@@ -111,6 +118,8 @@ class CallOp(Op):
         r.emit(r.D, r.at(self), f"_f = [{frame}]")
         for i, arg in enumerate(self.args):
             r.emit(r.D, f"_f[{LOCALS + i}] = {r.value(arg)}")
+        if self.result is not None:
+            r.emit(r.D, f"fr[{self.result}] = None", f"_f[{prog.give_slot[self.code]}] = {self.result}")
         # The callee's work was counted with this code's, or (a rule that can
         # call back here) is counted as it starts (``ops.CallOp``).  It runs at
         # once, inside this function's call; when it ends with this frame on
@@ -120,6 +129,28 @@ class CallOp(Op):
         r.emit(r.D, f"fr[{PC}] = {k + 1}", *r.push(cost),
                f"if not (R[{self.code}] or st.prog.runner({self.code}))(st, _f):", "    return False",
                "if st.stack[-1] is not fr:", "    return True", f"pc = {k + 1}")
+        return True
+
+
+class GiveOp(Op):
+    """``give EXPR``: the rule's frame ends, and the frame that called it
+    for its value gets the value in the local the call named (a call made
+    as a statement named none: the value is not kept)."""
+
+    __slots__ = ("value", "slot")
+
+    def __init__(self, where: Where, value: Compiled, slot: int) -> None:
+        super().__init__(where)
+        self.value = value
+        self.slot = slot    # this frame's local naming the caller's local
+
+    def run(self, st: St, fr: Frame) -> bool:
+        value = self.value(st, fr)
+        stack = st.stack
+        stack.pop()
+        to = fr[self.slot]
+        if to is not None:
+            stack[-1][to] = value
         return True
 
 
