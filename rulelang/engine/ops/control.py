@@ -153,6 +153,14 @@ class GiveOp(Op):
             stack[-1][to] = value
         return True
 
+    def emit(self, r: Writer, k: int) -> bool:
+        # The frame ends: the machine (or the caller's inline call) goes on
+        # in the caller, which is on top again.
+        r.emit(r.D, r.at(self), f"_gv = {r.value(self.value)}", "st.stack.pop()",
+               f"if fr[{self.slot}] is not None:", f"    st.stack[-1][fr[{self.slot}]] = _gv",
+               "return True")
+        return True
+
 
 class TriggerAssign(Op):
     """Set a player's stat; when that makes a ``whenever`` condition become
