@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import pickle
-import subprocess
-import sys
 
 import pytest
 
@@ -159,13 +157,14 @@ def test_parameters_are_part_of_the_ir_and_its_schema():
     assert "params" in schema["properties"]
 
 
-def test_the_command_line_gives_parameters_values(tmp_path):
+def test_the_command_line_gives_parameters_values(tmp_path, capsys):
+    from rulelang.cli import main
     path = tmp_path / "race.rules"
     path.write_text(RACE, encoding="utf-8")
-    run = [sys.executable, "-m", "rulelang", "simulate", str(path), "--games", "3"]
-    done = subprocess.run(run + ["--param", "target=4", "--param", "step=2"],
-                          capture_output=True, text=True)
-    assert done.returncode == 0 and "P0: average score 4.00" in done.stdout
-    bad = subprocess.run(run + ["--param", "target=99"], capture_output=True, text=True)
-    assert bad.returncode == 1
-    assert bad.stderr.strip() == "error: parameter 'target' goes from 2 to 40, not 99"
+    run = ["simulate", str(path), "--games", "3"]
+    assert main(run + ["--param", "target=4", "--param", "step=2"]) == 0
+    assert "P0: average score 4.00" in capsys.readouterr().out
+    assert main(run + ["--param", "target=99"]) == 1
+    assert capsys.readouterr().err.strip() == "error: parameter 'target' goes from 2 to 40, not 99"
+    assert main(run + ["--param", "target"]) == 1
+    assert capsys.readouterr().err.strip() == "error: --param takes NAME=NUMBER, not 'target'"
