@@ -146,11 +146,10 @@ def _with_params(game: Game, given: Optional[List[str]]) -> Optional[Game]:
     for spec in given or ():
         name, eq, value = spec.partition("=")
         try:
+            if not eq:
+                raise ValueError(spec)
             values[name] = int(value)
         except ValueError:
-            print(f"error: --param takes NAME=NUMBER, not {spec!r}", file=sys.stderr)
-            return None
-        if not eq:
             print(f"error: --param takes NAME=NUMBER, not {spec!r}", file=sys.stderr)
             return None
     try:
