@@ -75,6 +75,30 @@ class CheckerBase:
         #: Each log line's parts, its placeholders as the nodes checked:
         #: id(log) -> (log, parts).
         self.log_parts: Dict[int, Tuple[ir.Log, Tuple[Union[str, ir.Name, ir.Attr], ...]]] = {}
+        #: Locals of the body being checked that hold what not everyone may
+        #: see (made from a hidden or secret stat, or chosen secretly):
+        #: name -> what it was made from (``hidden_read``).
+        self.hidden_locals: Dict[str, str] = {}
+        #: What makes the statements being checked secret (inside an option
+        #: of a secret 'choose one'), or None.
+        self.secret_choice: Optional[str] = None
+
+    def hidden_read(self, e: object) -> Optional[str]:
+        """The first thing ``e`` reads that not everyone may see: a hidden or
+        secret stat (``'cup', which is hidden``) or a local made from one;
+        None when everyone may see all it reads."""
+        for node in ir.walk(e):
+            if isinstance(node, ir.Name):
+                if node.name in self.hidden_locals:
+                    return self.hidden_locals[node.name]
+                stat = self.stats.get(node.name)
+            elif isinstance(node, ir.Attr):
+                stat = self.stats.get(node.name)
+            else:
+                continue
+            if stat is not None and stat.sight is not None and stat.scope != "piece":
+                return f"'{stat.name}', which is {stat.sight}"
+        return None
 
     # ------------------------------------------------------------- reports
 

@@ -50,6 +50,7 @@ class Declarations(Statements):
                         self.error(s, f"the word '{v}' is also the name of a stat or constant")
         for s in rs.stats:
             self.stat_shape(s)
+            self.stat_sight(s)
             if s.scope == "piece":
                 self.error(s, f"stat '{s.name}' is one per piece, but is not a piece set's value")
             if s.spaces:
@@ -243,6 +244,21 @@ class Declarations(Statements):
             self.error(t, f"table '{t.name}' has no row for a roll of "
                           f"{', '.join(map(str, missing))}")
 
+    def stat_sight(self, s: ir.Stat) -> None:
+        """Who may see a stat: a hidden one needs an owner; a track and a
+        piece's value are seen by all."""
+        if s.sight is None:
+            return
+        if s.spaces is not None:
+            self.error(s, f"track '{s.name}' is on the table for all to see: it cannot be "
+                          f"{s.sight}")
+        elif s.scope == "piece":
+            self.error(s, f"a piece's value is seen by everyone: '{s.name}' cannot be {s.sight} "
+                          f"(keep it in a hidden stat of the piece's owner)")
+        elif s.sight == "hidden" and s.scope == "global":
+            self.error(s, f"'{s.name}' belongs to no player, so no one would see it: "
+                          f"say 'secret' (seen by nobody until revealed)")
+
     def stat_shape(self, s: ir.Stat) -> None:
         """What the syntax always gives and a document may not: a track's
         values are its spaces' names, and a stat of words starts at one of
@@ -305,6 +321,7 @@ class Declarations(Statements):
         for st in ps.state:
             self.name_ok(st, st.name, "a piece's value")
             self.stat_shape(st)
+            self.stat_sight(st)
             if st.scope != "piece":
                 self.error(st, f"piece value '{st.name}' must be one per piece")
             if st.name in fields:
@@ -410,6 +427,7 @@ class Declarations(Statements):
             self.block(rs.reroll.cost, scope)
         for r in rs.rules:
             scope = Scope(player=True)
+            self.hidden_locals = {}
             for param in r.params:
                 self.name_ok(param, param.name, "a parameter")
                 if param.name in scope.locals:
@@ -443,6 +461,7 @@ class Declarations(Statements):
                     self.error(ph, f"phase '{ph.name}' can never be reached: the phase before "
                                    f"it always ends the turn")
                 scope = Scope(player=True, turn=True)
+                self.hidden_locals = {}
                 self.block(ph.body, scope)
                 if ph.body and isinstance(ph.body[-1], (ir.EndTurn, ir.EndGame)):
                     ended = True

@@ -280,11 +280,14 @@ class Expressions(CheckerBase):
         return POOL
 
     def e_PoolCount(self, e: ir.PoolCount, scope: Scope) -> str:
-        kind = scope.locals.get(e.pool)
-        if kind is None:
-            self.error(e, f"'{e.pool}' holds no dice here{self.nearest(e.pool, scope.locals)}")
-        elif kind not in (POOL, ANY):
-            self.error(e, f"'{e.pool}' holds a {kind}, not dice: roll them with 'roll N dice d6'")
+        pool = e.pool
+        name = pool.name
+        if isinstance(pool, ir.Name) and name not in scope.locals and name not in self.stats:
+            self.error(e, f"'{name}' holds no dice here{self.nearest(name, scope.locals)}")
+        else:
+            kind = self.expr(pool, scope)
+            if kind not in (POOL, ANY):
+                self.error(e, f"'{name}' holds a {kind}, not dice: roll them with 'roll N dice d6'")
         self.expect(e.value, scope, NUM, "the value the dice are compared with")
         return NUM
 

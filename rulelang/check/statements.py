@@ -3,7 +3,7 @@ locals it makes."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, Union
 
 from .. import ir
 from .expressions import Expressions
@@ -63,6 +63,7 @@ class Statements(Expressions):
                     self.error(s.value, f"'{s.value.name}' is not one of the values of "
                                         f"'{t.name}': {', '.join(st.values)}")
         self.types[id(t)] = (t, target_type)      # the place's type
+        self.public_from_hidden(s, t, scope)
         if s.op == "+=" and target_type == POOL and value in (POOL, ANY):
             return
         if s.op != "=" and target_type not in (NUM, ANY):
@@ -72,6 +73,37 @@ class Statements(Expressions):
         if s.op == "=" and target_type not in (ANY,) and value not in (ANY,) and value != target_type \
                 and not (target_type == PLAYER and value == "none"):
             self.error(s.value, f"'{t.name}' holds a {target_type}, not a {value}")
+
+    def public_from_hidden(self, s: ir.Assign, t: Union[ir.Name, ir.Attr], scope: Scope) -> None:
+        """Warn when a value everyone sees is worked out from one they may
+        not: the hidden value leaks through it.  (A local so made is hidden
+        in turn: ``hidden_locals``.)"""
+        read = self.hidden_read(s.value) or self.secret_choice
+        if isinstance(t, ir.Name) and t.name in scope.locals:
+            if read is not None:
+                self.hidden_locals[t.name] = read
+            return
+        if isinstance(t, ir.Attr) and str(scope.locals.get(t.obj, "")).startswith("piece:"):
+            return      # a piece's value: seen by all, and so declared
+        stat = self.stats.get(t.name)
+        if stat is None or stat.sight is not None:
+            return
+        if read is not None:
+            self.warn(s, f"'{t.name}' is seen by everyone, but is worked out here from {read}: "
+                         f"everyone learns what that hides (make '{t.name}' hidden or secret too)")
+
+    def s_Reveal(self, s: ir.Reveal, scope: Scope) -> None:
+        t = s.target
+        if isinstance(t, ir.Name):
+            self.expr(t, scope)
+        else:
+            self.attr(t, scope)
+        stat = self.stats.get(t.name)
+        if stat is None or stat.scope == "piece" or (isinstance(t, ir.Name) and t.name in scope.locals):
+            self.error(t, f"'reveal' shows a hidden or secret stat; '{t.name}' is not a stat")
+        elif stat.sight is None:
+            self.error(t, f"'{t.name}' is seen by everyone already: only a stat declared "
+                          f"'hidden' or 'secret' can be revealed")
 
     def s_Spend(self, s: ir.Spend, scope: Scope) -> None:
         self.expect(s.count, scope, NUM, "how many dice")
@@ -84,6 +116,11 @@ class Statements(Expressions):
 
     def s_Let(self, s: ir.Let, scope: Scope) -> None:
         t = self.expr(s.value, scope)
+        read = self.hidden_read(s.value)
+        if read is not None:
+            self.hidden_locals[s.name] = read
+        else:
+            self.hidden_locals.pop(s.name, None)
         if s.name in self.stats or s.name in self.consts:
             self.error(s, f"'let {s.name}' would hide the stat or constant '{s.name}'")
         self.name_ok(s, s.name, "a local value")
@@ -144,6 +181,9 @@ class Statements(Expressions):
             self.expect(s.cond, scope.child(no_rolls=WHERE_ROLL, card=True), BOOL, "a 'where' condition")
         self.name_ok(s, s.var, "a card variable")
         scope.locals[s.var] = CARD
+        self.hidden_locals.pop(s.var, None)
+        if s.secret:
+            self.hidden_locals[s.var] = f"'{s.var}', which was chosen secretly"
 
     def s_ForEachCard(self, s: ir.ForEachCard, scope: Scope) -> None:
         self.pile(s.pile, scope)
@@ -220,7 +260,13 @@ class Statements(Expressions):
                 self.expect(c.cond, scope.child(no_rolls="a choice's condition cannot roll dice: "
                                                          "roll first, into a 'let'"),
                             BOOL, "the condition of a choice")
-            self.block(c.body, scope)
+            was = self.secret_choice
+            if s.secret:
+                self.secret_choice = "what was chosen secretly"
+            try:
+                self.block(c.body, scope)
+            finally:
+                self.secret_choice = was
         if not s.choices:
             self.error(s, "'choose one' offers no choices")
 
@@ -259,6 +305,9 @@ class Statements(Expressions):
         self.expect(s.high, scope, NUM, "the highest number")
         self.name_ok(s, s.var, "a chosen number")
         scope.locals[s.var] = NUM
+        self.hidden_locals.pop(s.var, None)
+        if s.secret:
+            self.hidden_locals[s.var] = f"'{s.var}', which was chosen secretly"
 
     def s_Skip(self, s: ir.Skip, scope: Scope) -> None:
         if s.phase not in self.phases:

@@ -209,6 +209,7 @@ class Game:
         st.rerolling = False
         st.order_pos = -1
         st.skips = ()
+        st.shown = ()
         st.over = None
         st.options = dict(options) if options else None
         st.round = 0

@@ -155,7 +155,7 @@ class Ctx:
         if isinstance(s, ir.Stop):
             return loops > 0
         if isinstance(s, (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards,
-                          ir.MoveCard, ir.Spend)):
+                          ir.MoveCard, ir.Spend, ir.Reveal)):
             if any(isinstance(n, _MADE_FIRST) for n in ir.walk(s)):
                 return False
             return not (isinstance(s, ir.Assign) and self.watched(s))
@@ -197,6 +197,13 @@ class Ctx:
     def hoist(self, s: ir.Stmt) -> None:
         """Rolls inside a statement's expressions are made first, each into
         a local, by ops of their own (so they can wait for chance)."""
+        seen = None     # a roll into a hidden or secret stat is seen as the stat is
+        if isinstance(s, ir.Assign):
+            hidden = self.stat_sight(s.target)
+            if hidden is not None:
+                key, owner, sight = hidden
+                seen = compiled(f"_stat_seen_by(st, {key}, {owner}, {sight!r}, False)",
+                                self.prog.gen_env)
         for node in _expressions_of(s):
             for roll in _rolls_in(node):
                 if id(roll) in self.hoisted:
@@ -217,11 +224,12 @@ class Ctx:
                 self.hoisted[id(roll)] = slot
                 if isinstance(roll, ir.Roll):
                     self.emit(O.RollOp(self.where(roll), roll.count, roll.sides, slot,
-                                       f"{roll.count if roll.count > 1 else ''}d{roll.sides}"))
+                                       f"{roll.count if roll.count > 1 else ''}d{roll.sides}",
+                                       seen))
                 elif isinstance(roll, ir.Pool):
                     count = self.expr(roll.count)
                     work = self.temp(("pool-work", len(self.code), roll.sides))
-                    self.emit(O.PoolOp(self.where(roll), count, roll.sides, slot, work))
+                    self.emit(O.PoolOp(self.where(roll), count, roll.sides, slot, work, seen))
                 else:
                     work = self.temp(("roll-off", len(self.code), roll.sides))
                     self.emit(O.RollOffOp(self.where(roll), roll.sides, slot, work))
@@ -262,6 +270,27 @@ class Ctx:
             return f"st.g[{prog.gslot[t.name]}]", keep
         who = self.player_of(t.obj) if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
         return f"st.v[{who} * {prog.K} + {prog.pslot[t.name]}]", keep
+
+    def stat_sight(self, t: ir.Expr) -> Optional[Tuple[str, str, str]]:
+        """(source of its key in ``State.shown``, source of its owner, its
+        sight) when ``t`` names a hidden or secret stat, else None."""
+        prog = self.prog
+        if isinstance(t, ir.Name):
+            if t.name in self.locals:
+                return None
+        elif isinstance(t, ir.Attr):
+            if t.obj in self.piece_locals or t.obj in self.card_locals or \
+                    (t.obj not in self.locals and t.obj not in prog.gslot):
+                return None
+        else:
+            return None
+        decl = prog.stat_decl.get(t.name)
+        if decl is None or decl.sight is None or decl.scope == "piece":
+            return None
+        if decl.scope == "global":
+            return str(-1 - prog.gslot[t.name]), "None", decl.sight
+        who = self.player_of(t.obj) if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
+        return f"{who} * {prog.K} + {prog.pslot[t.name]}", who, decl.sight
 
     def player_of(self, name: str) -> str:
         """Source of the seat that ``name`` holds in ``name.stat``: a local
@@ -315,7 +344,8 @@ class Ctx:
                             self.prog.gen_env)
         self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, c: st.prog.card_labels[c],
                                   var, s.prompt or "choose a card",
-                                  prefix=f"{s.prompt}: " if s.prompt else "", pile=pile))
+                                  prefix=f"{s.prompt}: " if s.prompt else "", pile=pile,
+                                  secret=s.secret))
 
     def s_ForEachCard(self, s: ir.ForEachCard) -> None:
         var = self.local(s.var, CARD)
@@ -457,7 +487,7 @@ class Ctx:
 
     def s_ChooseOne(self, s: ir.ChooseOne) -> None:
         choose = self.emit(O.ChooseOneOp(self.where(s), [c.label for c in s.choices], [],
-                                         s.prompt or "choose"))
+                                         s.prompt or "choose", secret=s.secret))
         if any(c.cond is not None for c in s.choices):
             choose.conds = [None if c.cond is None else self.cond_expr(c.cond) for c in s.choices]
         self.choices(choose, s.choices)
@@ -508,7 +538,7 @@ class Ctx:
     def s_ChooseNumber(self, s: ir.ChooseNumber) -> None:
         var = self.local(s.var, VALUE)
         self.emit(O.ChooseNumberOp(self.where(s), self.expr(s.low), self.expr(s.high), var,
-                                   s.prompt or s.var))
+                                   s.prompt or s.var, secret=s.secret))
 
     def s_EndTurn(self, s: ir.EndTurn) -> None:
         self.emit(O.EndTurnOp(self.where(s)))
@@ -544,6 +574,11 @@ class Ctx:
                 out += self.card_from[name]
             elif name in self.card_locals or name in self.chosen_locals:
                 out.append("_NOBODY")
+            else:
+                hidden = self.stat_sight(node)
+                if hidden is not None:
+                    key, owner, sight = hidden
+                    out.append(f"_stat_seen_by(st, {key}, {owner}, {sight!r})")
         return out
 
     def let_seen(self, s: ir.Let) -> None:

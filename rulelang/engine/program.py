@@ -66,6 +66,8 @@ class Program:
         self.pslot = {s.name: i for i, s in enumerate(self.player_stats)}
         self.gslot = {s.name: i for i, s in enumerate(self.global_stats)}
         self.stat_decl = {s.name: s for s in rs.stats}
+        #: (slot, sight) of each player stat that is hidden or secret (``visibility``)
+        self.player_sight = [(k, s.sight) for k, s in enumerate(self.player_stats) if s.sight]
         #: track -> space -> what that space prints ({field: value})
         self.track_data: Dict[str, Dict[str, Dict[str, Any]]] = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
                                     for sp in s.spaces}

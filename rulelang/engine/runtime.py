@@ -12,7 +12,7 @@ from ..errors import RulesetRuntimeError
 from . import ops as O
 from .kinds import Bound, Compiled, Frame, Keeper, St
 from .ops import RuleFault
-from .visibility import EVERYONE, NOBODY, both, pile_seen_by
+from .visibility import EVERYONE, NOBODY, both, pile_seen_by, show, stat_seen_by, unshow
 
 
 def _too_big(big: int) -> RuleFault:
@@ -153,6 +153,8 @@ def _show(v: Any, names: Optional[Sequence[str]]) -> str:
         return "none"
     if v is True or v is False:
         return "yes" if v else "no"
+    if type(v) is tuple:        # a pool of dice
+        return ", ".join(map(str, v)) if v else "no dice"
     return names[v] if names is not None else str(v)
 
 
@@ -166,6 +168,15 @@ def _text(parts: Iterable[str], most: int) -> str:
     return out if len(out) <= most else out[:most] + "…"
 
 
+def _reveal(st: St, key: int, owner: Optional[int], name: str, value: Any) -> None:
+    """``reveal``: the stat's value seen by everyone (until it changes), and
+    said in the log."""
+    show(st, key)
+    if st.logging:
+        whose = f"P{owner}'s {name}" if owner is not None else name
+        st.note(owner, "reveal", f"{whose}: {_show(value, None)}", value)
+
+
 #: All that generated code can name (no builtins beyond these).
 def _seat(player: Any) -> int:
     """``seat of P``: the seat's number; a player that is none has none."""
@@ -175,7 +186,7 @@ def _seat(player: Any) -> int:
 
 
 GENERATED_ENV: Dict[str, Any] = {
-    "_seat": _seat,
+    "_seat": _seat, "_reveal": _reveal, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,

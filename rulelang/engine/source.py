@@ -217,7 +217,7 @@ class Source:
     def s_PoolCount(self, e: ir.PoolCount) -> str:
         """How many dice of a pool meet a comparison (the dice looked at
         are work: ``_count_faces``)."""
-        faces = f"fr[{self.ctx.locals[e.pool]}]"
+        faces = self.src(e.pool)
         return f"_count_faces(st, {faces}, {self.src(e.value)}, {self.const(CMP[e.op])})"
 
     def s_CountCards(self, e: ir.CountCards) -> str:

@@ -22,7 +22,7 @@ from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, PureFault, RuleFault, _At, fa
 from .program import Program
 from .saves.document import Key
 from .saves.shapes import Gm
-from .visibility import SeenBy, Sight
+from .visibility import SeenBy, Sight, stat_key, unshow
 
 #: ``State.current_player`` at a chance node.
 CHANCE = -1
@@ -56,7 +56,7 @@ class State:
     __slots__ = ("game", "prog", "n", "explicit", "seed", "rng", "v", "g", "piles",
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
-                 "limits", "logging", "_moves", "chance_record", "steps", "hist")
+                 "limits", "logging", "_moves", "chance_record", "steps", "hist", "shown")
 
     #: The ``game.Game`` that made it (``Any`` to mypy: game.py imports this module).
     game: Gm
@@ -100,6 +100,9 @@ class State:
     #: The work done since this move began (``Limits.max_steps``).
     steps: int
     hist: Optional[Tuple[Any, ...]]
+    #: The hidden and secret stats whose values are revealed now (a stat's
+    #: key: ``visibility.stat_key``), in order; a change hides one again.
+    shown: Tuple[int, ...]
 
     # ------------------------------------------------------------ public API
 
@@ -225,7 +228,7 @@ class State:
     #: order ``_snapshot`` holds it.
     _CHANGING = ("rng", "v", "g", "piles", "stack", "waiting", "actor", "rerolling",
                  "turn_player", "round", "order_pos", "skips", "test", "over", "log_tail",
-                 "_moves", "steps", "hist")
+                 "_moves", "steps", "hist", "shown")
 
     def _snapshot(self) -> Snapshot:
         """What ``_back_to`` needs to undo a failed ``apply``: the values of
@@ -234,13 +237,13 @@ class State:
         return (self.rng, self.v[:], self.g[:], list(map(list.copy, self.piles)),
                 list(map(list.copy, self.stack)), self.waiting, self.actor, self.rerolling,
                 self.turn_player, self.round, self.order_pos, self.skips, self.test, self.over,
-                self.log_tail, self._moves, self.steps, self.hist)
+                self.log_tail, self._moves, self.steps, self.hist, self.shown)
 
     def _back_to(self, snapshot: Snapshot) -> None:
         """This state again exactly as it was when ``snapshot`` was taken."""
         (self.rng, self.v, self.g, self.piles, self.stack, self.waiting, self.actor,
          self.rerolling, self.turn_player, self.round, self.order_pos, self.skips, self.test,
-         self.over, self.log_tail, self._moves, self.steps, self.hist) = snapshot
+         self.over, self.log_tail, self._moves, self.steps, self.hist, self.shown) = snapshot
 
     def result(self) -> Result:
         prog = self.prog
@@ -288,6 +291,7 @@ class State:
         c.chance_record = None
         c.steps = 0
         c.hist = self.hist
+        c.shown = self.shown
         return c
 
     __copy__ = clone
@@ -298,7 +302,7 @@ class State:
     def _key(self) -> Tuple[Any, ...]:
         return (self.n, self.explicit, self.seed, self.rng, self.v, self.g, self.piles,
                 self.stack, self.waiting, self.actor, self.rerolling, self.turn_player,
-                self.round, self.order_pos, self.skips, self.test, self.over)
+                self.round, self.order_pos, self.skips, self.test, self.over, self.shown)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -362,6 +366,8 @@ class State:
             self.v[player * prog.K + prog.pslot[name]] = value
         else:
             self.g[prog.gslot[name]] = value
+        if self.shown:      # a revealed value that changes is hidden again
+            unshow(self, stat_key(prog, name, player, self.n))
 
     def piece(self, pieces: str, name: str) -> Dict[str, Any]:
         """A piece's fixed attributes and state values, by name."""
@@ -457,6 +463,8 @@ class State:
         params = _saves.params_of(self.game)
         if params is not None:
             d["params"] = params
+        if self.shown:
+            d["shown"] = list(self.shown)
         if include_log:
             d["history"] = self.history
             d["log"] = [e.to_dict() for e in self.log]

@@ -106,6 +106,7 @@ class PureBlock:
                 value = f"{place} {codegen.operator(s.op[:1])} ({value})"
             if s.op == "=" and isinstance(s.value, (ir.Bool, ir.NoneLit)):
                 self.line(depth, f"{place} = {value}")    # a keeper keeps these as they are
+                self.hide_again(s.target, depth)
                 return
             # A plain int inside the bounds is kept as it is; anything else
             # goes through the keeper (clamped, checked, or not a number).
@@ -113,6 +114,7 @@ class PureBlock:
             t = self.source.temp()
             self.line(depth, f"{place} = {t} if type({t} := {value}) is int and {lo} <= {t} <= {hi} "
                              f"else {self.source.const(keep)}({t})")
+            self.hide_again(s.target, depth)
         elif isinstance(s, ir.MoveCards):
             self.move_cards(s, depth)
         elif isinstance(s, ir.MoveAll):
@@ -123,6 +125,21 @@ class PureBlock:
             self.line(depth, f"{a}.clear()")
         else:
             getattr(self, type(s).__name__.lower())(s, depth)
+
+    def hide_again(self, target: ir.Expr, depth: int) -> None:
+        """A revealed hidden or secret stat that changes is hidden again."""
+        hidden = self.ctx.stat_sight(target)
+        if hidden is not None:
+            self.line(depth, f"if st.shown: _unshow(st, {hidden[0]})")
+
+    def reveal(self, s: ir.Reveal, depth: int) -> None:
+        """``reveal X``: X's value is seen by everyone until it changes."""
+        hidden = self.ctx.stat_sight(s.target)
+        if hidden is None:      # (the checker allows no other)
+            raise KeyError(f"'reveal' of a stat that is not hidden: {s.target.name!r}")
+        key, owner, _ = hidden
+        self.line(depth, f"_reveal(st, {key}, {owner}, {self.source.const(s.target.name)}, "
+                         f"{self.source.src(s.target)})")
 
     def spend(self, s: ir.Spend, depth: int) -> None:
         """``spend N dice OP V from POOL``: the fitting dice nearest V go."""
@@ -274,4 +291,5 @@ PURE_NODES = 2000
 
 #: Statements that never wait: Python written by ``PureBlock``, alone or in
 #: a run of their neighbours.
-SIMPLE = (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards, ir.MoveCard, ir.Spend)
+SIMPLE = (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards, ir.MoveCard, ir.Spend,
+          ir.Reveal)

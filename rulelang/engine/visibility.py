@@ -1,9 +1,12 @@
 """Who may see what: the one place that decides what each seat is given.
 
-A game hides two kinds of things: the cards of a *hidden pile* (``pile hand
-per player, hidden`` is seen only by its owner; a shared hidden pile by
-nobody) and the cards of every *deck* (seen by nobody, order and contents
-alike).  Everything else (stats, pieces, tracks, public piles, whose turn it
+A game hides three kinds of things: the cards of a *hidden pile* (``pile
+hand per player, hidden`` is seen only by its owner; a shared hidden pile by
+nobody), the cards of every *deck* (seen by nobody, order and contents
+alike), and the values of *hidden and secret stats* (``cup = no dice
+hidden`` is seen by its owner only, ``throw … secret`` by nobody) until a
+``reveal`` shows one (``State.shown``) and until it next changes.
+Everything else (public stats, pieces, tracks, public piles, whose turn it
 is) is seen by everyone.
 
 Who may see a thing is a ``seen_by`` value, decided from public facts only
@@ -100,6 +103,36 @@ def seen_by_pile(st: St) -> List[SeenBy]:
     return table
 
 
+def stat_key(prog: Any, name: str, owner: Optional[int], n: int) -> int:
+    """The key of a stat in ``State.shown``: a player's stat by its place
+    in ``State.v``, a global stat ``i`` as ``-1 - i``."""
+    if name in prog.gslot:
+        return -1 - prog.gslot[name]
+    return int(owner or 0) * prog.K + prog.pslot[name]
+
+
+def stat_seen_by(st: St, key: int, owner: Optional[int], sight: str, now: bool = True) -> SeenBy:
+    """Who may see a hidden or secret stat's value now: everyone once it is
+    revealed, else its owner (hidden) or nobody (secret).  ``now=False``:
+    who may see its next value (a roll into it), revealed or not."""
+    if now and key in st.shown:
+        return EVERYONE
+    if sight == "hidden" and owner is not None:
+        return (owner,)
+    return NOBODY
+
+
+def unshow(st: St, key: int) -> None:
+    """A revealed stat changed: hidden again (``State.shown``)."""
+    st.shown = tuple(k for k in st.shown if k != key)
+
+
+def show(st: St, key: int) -> None:
+    """``reveal``: the stat's value is seen by everyone until it changes."""
+    if key not in st.shown:
+        st.shown = tuple(sorted(st.shown + (key,)))
+
+
 def pile_name(st: St, index: int) -> str:
     """A pile as a person names it: ``discard``, ``hand of P1``."""
     prog = st.prog
@@ -153,8 +186,10 @@ class Sight:
         return None
 
     def view(self) -> Dict[str, Any]:
-        """Every stat, piece and track; the public piles; sizes only for
-        decks and for the hidden piles this seat may not see."""
+        """Every stat this seat may see, piece and track; the public piles;
+        sizes only for decks and for the hidden piles this seat may not see.
+        A player's stats it may not see are named in that player's
+        ``hidden``, the game's secret stats in ``secret``."""
         st = self.st
         prog = st.prog
         seat = self.seat
@@ -163,16 +198,26 @@ class Sight:
         players = []
         names, K = prog.player_stat_names, prog.K
         n, nshared = st.n, st.nshared
+        shown = st.shown
         # Each pile as ``sees(pile_seen_by(...), seat)`` decides.
-        shown = [sorted([card_names[c] for c in cards])
+        cards_shown = [sorted([card_names[c] for c in cards])
                  if seen is None or (seat is not None and seat in seen) else {"size": len(cards)}
                  for cards, seen in zip(piles, seen_by_pile(st))]
         player_piles = prog.player_piles
+        sights = prog.player_sight
         for owner in range(n):
             stats = dict(zip(names, st.v[owner * K:(owner + 1) * K]))
-            mine = {name: shown[nshared + j * n + owner] for j, name in enumerate(player_piles)}
-            players.append({"seat": owner, "stats": stats, "piles": mine})
-        shared = dict(zip(prog.shared_piles, shown))
+            mine = {name: cards_shown[nshared + j * n + owner] for j, name in enumerate(player_piles)}
+            player: Dict[str, Any] = {"seat": owner, "stats": stats, "piles": mine}
+            if sights:
+                unseen = [names[k] for k, sight in sights
+                          if owner * K + k not in shown and (sight == "secret" or owner != seat)]
+                for name in unseen:
+                    del stats[name]
+                if unseen:
+                    player["hidden"] = unseen
+            players.append(player)
+        shared = dict(zip(prog.shared_piles, cards_shown))
         pieces = prog.pieces_view(st.g)
         tracks = {}
         for name, spaces in prog.track_data.items():
@@ -183,9 +228,14 @@ class Sight:
             "pieces": pieces,
             "game": prog.rs.title, "viewer": seat, "round": st.round,
             "turn_player": st.turn_player, "current_player": st.current_player,
-            "over": st.over, "globals": {s.name: st.g[i] for i, s in enumerate(prog.global_stats)},
+            "over": st.over, "globals": {s.name: st.g[i] for i, s in enumerate(prog.global_stats)
+                                         if s.sight is None or -1 - i in shown},
             "players": players, "piles": shared,
         }
+        secret = [s.name for i, s in enumerate(prog.global_stats)
+                  if s.sight is not None and -1 - i not in shown]
+        if secret:
+            view["secret"] = secret
         moves = self.moves()
         if moves:
             view["legal_moves"] = [m.label for m in moves]

@@ -35,7 +35,7 @@ from .nodes import (
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, ForEachPiece, ChoosePiece, ChooseCard,
     ForEachCard, MoveCard, Spend, RollOn, Test, Draw, MoveAll, MoveCards, ChooseCards, Choice,
     ChooseOne, ChooseOption, ChooseRow, May, PickPiece, ChooseNumber, Skip, EndTurn, EndGame, Log,
-    log_parts, Call, Give, Stmt,
+    log_parts, Call, Give, Reveal, Stmt,
 )
 from .walk import NODE_CLASSES, At, children, deepest, names_in, walk
 
@@ -47,7 +47,7 @@ __all__ = [
     "Assign", "Let", "If", "Repeat", "While", "Stop", "ForEachPlayer", "ForEachPiece",
     "ChoosePiece", "ChooseCard", "ForEachCard", "MoveCard", "Spend", "RollOn", "Test", "Draw",
     "MoveAll", "MoveCards", "ChooseCards", "Choice", "ChooseOne", "ChooseOption", "ChooseRow",
-    "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call", "Give",
+    "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call", "Give", "Reveal",
     "Stmt", "Stat", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece",
     "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "constants", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
     "DrawTrigger", "Reroll", "Ending", "ScoreItem", "Ruleset", "NODE_CLASSES", "At", "children",

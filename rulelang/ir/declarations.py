@@ -20,7 +20,9 @@ from .nodes import Bound, Choice, Expr, Literal, Num, Stmt
 class Stat:
     """A named value.  ``scope`` is ``player`` (one per player), ``global``
     or ``turn`` (one per player, reset from ``initial`` at each turn's
-    start).  ``values`` lists the allowed words of an enum stat."""
+    start).  ``values`` lists the allowed words of an enum stat.  ``sight``
+    hides it: ``hidden`` (seen by its owner only), ``secret`` (by nobody),
+    until a ``reveal`` shows its value to all (``Reveal``)."""
 
     name: str = _name()
     scope: str = _f("one per player, one in all, one per player reset each turn, "
@@ -30,6 +32,9 @@ class Stat:
     max: Optional[Bound] = None
     values: Optional[Tuple[str, ...]] = _name(default=None)
     spaces: Optional[Tuple["Space", ...]] = None
+    sight: Optional[str] = _f("who sees it: everyone (null), its owner only (hidden) or nobody "
+                              "until it is revealed (secret)", enum=["hidden", "secret"],
+                              default=None)
     pos: Optional[Pos] = _pos()
 
 

@@ -240,10 +240,10 @@ class Pool:
 
 @attrs.frozen
 class PoolCount:
-    """``count of throw >= 4``: how many dice of a pool (a local) compare
-    so with a value."""
+    """``count of throw >= 4``: how many dice of a pool (a local, or a stat
+    holding dice: ``count of p.cup == 6``) compare so with a value."""
 
-    pool: str = _name()
+    pool: Union[Name, Attr]
     op: str = _f("how each die compares", enum=["==", "!=", "<", "<=", ">", ">="])
     value: "Expr" = _f("the value compared with")
     pos: Optional[Pos] = _pos()
@@ -387,6 +387,8 @@ class ChooseCard:
     var: str = _name()
     cond: Optional[Expr] = None
     prompt: Optional[str] = _text(default=None)
+    secret: bool = _f("made secretly: only the chooser learns which (``secretly``)",
+                      default=False)
     pos: Optional[Pos] = _pos()
 
 
@@ -493,6 +495,8 @@ class Choice:
 class ChooseOne:
     prompt: Optional[str] = _text()
     choices: Tuple[Choice, ...]
+    secret: bool = _f("made secretly: only the chooser learns which (``secretly``)",
+                      default=False)
     pos: Optional[Pos] = _pos()
 
 
@@ -546,6 +550,8 @@ class ChooseNumber:
     high: "Expr"
     var: str = _name()
     prompt: Optional[str] = _text(default=None)
+    secret: bool = _f("made secretly: only the chooser learns which (``secretly``)",
+                      default=False)
     pos: Optional[Pos] = _pos()
 
 
@@ -606,6 +612,15 @@ class Call:
 
 
 @attrs.frozen
+class Reveal:
+    """``reveal cup`` / ``reveal p.cup``: a hidden or secret stat's value
+    shown to everyone, in the log and in every view, until it next changes."""
+
+    target: Union[Name, Attr]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class Give:
     """``give EXPR``: the rule ends here, and the call that asked for its
     value (``RuleValue``) gets EXPR."""
@@ -618,5 +633,5 @@ Stmt = Union[
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
     MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
     Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece, ChooseCard,
-    ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber, Give,
+    ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber, Give, Reveal,
 ]

@@ -22,6 +22,7 @@ from .. import ir
 from ..errors import RulesetSyntaxError
 from ..limits import DEFAULT, Limits
 from . import generate
+from .expressions import Expressions
 from .places import pos as _pos, tok_pos as _tok_pos, unquote as _unquote
 
 #: What a declaration's rule gives ``start``: the kind (a list of the
@@ -69,7 +70,7 @@ def _stmts(items: List[Any]) -> Tuple[Any, ...]:
 
 
 @v_args(meta=True)
-class ToIR(generate.ComponentLines):
+class ToIR(generate.ComponentLines, Expressions):
     """Parse tree → IR.  One method per grammar rule or alias."""
 
     def __init__(self, filename: str, source: str, limits: Limits = DEFAULT) -> None:
@@ -161,13 +162,20 @@ class ToIR(generate.ComponentLines):
 
     def stat_value(self, meta: Meta, c: List[Any]) -> ir.Stat:
         name, init, *bounds = c
+        sight = bounds.pop() if bounds and isinstance(bounds[-1], str) else None
         lo = hi = None
         for kind, value in bounds:
             if kind == "min":
                 lo = value
             else:
                 hi = value
-        return ir.Stat(str(name), "player", init, lo, hi, None, pos=_pos(meta))
+        return ir.Stat(str(name), "player", init, lo, hi, None, sight=sight, pos=_pos(meta))
+
+    def sight_hidden(self, meta: Meta, c: List[Any]) -> str:
+        return "hidden"
+
+    def sight_secret(self, meta: Meta, c: List[Any]) -> str:
+        return "secret"
 
     def track_decl(self, meta: Meta, c: List[Any]) -> Decl:
         name, spaces = c[0], c[1:]
@@ -181,9 +189,11 @@ class ToIR(generate.ComponentLines):
 
     def stat_enum(self, meta: Meta, c: List[Any]) -> ir.Stat:
         name, *values = c
+        sight = values.pop() if isinstance(values[-1], str) and not isinstance(values[-1], Token) \
+            else None
         first = str(values[0])
         return ir.Stat(str(name), "player", ir.Name(first, _tok_pos(values[0])),
-                       None, None, tuple(str(v) for v in values), pos=_pos(meta))
+                       None, None, tuple(str(v) for v in values), sight=sight, pos=_pos(meta))
 
     def init_expr(self, meta: Meta, c: List[Any]) -> ir.Expr:
         init: ir.Expr = c[1]
@@ -243,7 +253,7 @@ class ToIR(generate.ComponentLines):
         prompt = None
         if rest and isinstance(rest[-1], Token) and rest[-1].type == "STRING":
             prompt = _unquote(rest.pop())
-        return ir.ChooseCard(pile, str(var), rest[0] if rest else None, prompt, _pos(meta))
+        return ir.ChooseCard(pile, str(var), rest[0] if rest else None, prompt, pos=_pos(meta))
 
     def for_each_card(self, meta: Meta, c: List[Any]) -> ir.ForEachCard:
         pile, var, *rest = c
@@ -469,6 +479,16 @@ class ToIR(generate.ComponentLines):
     def log(self, meta: Meta, c: List[Any]) -> ir.Log:
         return ir.Log(_unquote(c[0]), _pos(meta))
 
+    def reveal(self, meta: Meta, c: List[Any]) -> ir.Reveal:
+        return ir.Reveal(c[0], _pos(meta))
+
+    def secretly(self, meta: Meta, c: List[Any]) -> Any:
+        choice = c[0]
+        if not isinstance(choice, (ir.ChooseOne, ir.ChooseNumber, ir.ChooseCard)):
+            self._error(meta, "'secretly' goes before a choice: 'choose one …', 'choose one "
+                              "card from …' or 'choose a number …'")
+        return attrs.evolve(choice, secret=True)
+
     def call(self, meta: Meta, c: List[Any]) -> ir.Call:
         return ir.Call(str(c[0]), (), _pos(meta))
 
@@ -515,7 +535,7 @@ class ToIR(generate.ComponentLines):
         prompt = None
         if c and isinstance(c[0], Token):
             prompt = _unquote(c.pop(0))
-        return ir.ChooseOne(prompt, tuple(c), _pos(meta))
+        return ir.ChooseOne(prompt, tuple(c), pos=_pos(meta))
 
     def may(self, meta: Meta, c: List[Any]) -> ir.May:
         return ir.May(_unquote(c[0]), c[1], c[2] if len(c) > 2 else (), _pos(meta))
@@ -525,7 +545,7 @@ class ToIR(generate.ComponentLines):
 
     def choose_number(self, meta: Meta, c: List[Any]) -> ir.ChooseNumber:
         return ir.ChooseNumber(c[0], c[1], str(c[2]), _unquote(c[3]) if len(c) > 3 else None,
-                               _pos(meta))
+                               pos=_pos(meta))
 
     def if_stmt(self, meta: Meta, c: List[Any]) -> ir.If:
         # cond body (cond body)* [body]
@@ -539,157 +559,3 @@ class ToIR(generate.ComponentLines):
             orelse = (ir.If(cond, body, orelse, getattr(cond, "pos", None) or _pos(meta)),)
         node: ir.If = orelse[0]
         return attrs.evolve(node, pos=_pos(meta))
-
-    # ---------------------------------------------------------- expressions
-
-    def _binary(self, meta: Meta, c: List[Any]) -> ir.Expr:
-        left: ir.Expr = c[0]
-        for i in range(1, len(c), 2):
-            left = ir.BinOp(str(c[i]), left, c[i + 1], _pos(meta))
-        return left
-
-    sum = _binary
-    product = _binary
-
-    def or_expr(self, meta: Meta, c: List[Any]) -> ir.Expr:
-        left: ir.Expr = c[0]
-        for right in c[1:]:
-            left = ir.BinOp("or", left, right, _pos(meta))
-        return left
-
-    def and_expr(self, meta: Meta, c: List[Any]) -> ir.Expr:
-        left: ir.Expr = c[0]
-        for right in c[1:]:
-            left = ir.BinOp("and", left, right, _pos(meta))
-        return left
-
-    def not_(self, meta: Meta, c: List[Any]) -> ir.Not:
-        return ir.Not(c[0], _pos(meta))
-
-    def comparison(self, meta: Meta, c: List[Any]) -> ir.Compare:
-        return ir.Compare(str(c[1]), c[0], c[2], _pos(meta))
-
-    def is_(self, meta: Meta, c: List[Any]) -> ir.Compare:
-        return ir.Compare("==", c[0], c[1], _pos(meta))
-
-    def is_not(self, meta: Meta, c: List[Any]) -> ir.Compare:
-        return ir.Compare("!=", c[0], c[1], _pos(meta))
-
-    def neg(self, meta: Meta, c: List[Any]) -> Union[ir.Num, ir.Neg]:
-        if isinstance(c[1], ir.Num):
-            return ir.Num(-c[1].value, _pos(meta))
-        return ir.Neg(c[1], _pos(meta))
-
-    def int(self, meta: Meta, c: List[Any]) -> ir.Num:
-        return ir.Num(self._num(c[0]), _pos(meta))
-
-    def yes(self, meta: Meta, c: List[Any]) -> ir.Bool:
-        return ir.Bool(True, _pos(meta))
-
-    def no(self, meta: Meta, c: List[Any]) -> ir.Bool:
-        return ir.Bool(False, _pos(meta))
-
-    def none(self, meta: Meta, c: List[Any]) -> ir.NoneLit:
-        return ir.NoneLit(_pos(meta))
-
-    def seat_of(self, meta: Meta, c: List[Any]) -> ir.SeatOf:
-        return ir.SeatOf(c[0], _pos(meta))
-
-    def this_player(self, meta: Meta, c: List[Any]) -> ir.ThisPlayer:
-        return ir.ThisPlayer(_pos(meta))
-
-    def round_(self, meta: Meta, c: List[Any]) -> ir.Round:
-        return ir.Round(_pos(meta))
-
-    def passed(self, meta: Meta, c: List[Any]) -> ir.TestResult:
-        return ir.TestResult("passed", _pos(meta))
-
-    def failed(self, meta: Meta, c: List[Any]) -> ir.TestResult:
-        return ir.TestResult("failed", _pos(meta))
-
-    def margin(self, meta: Meta, c: List[Any]) -> ir.TestResult:
-        return ir.TestResult("margin", _pos(meta))
-
-    def failed_by(self, meta: Meta, c: List[Any]) -> ir.BinOp:
-        p = _pos(meta)
-        return ir.BinOp("and", ir.TestResult("failed", p),
-                        ir.Compare(">=", ir.TestResult("margin", p), c[0], p), p)
-
-    def roll(self, meta: Meta, c: List[Any]) -> ir.Roll:
-        count = 1
-        if len(c) == 2:
-            count = self._num(c[0])
-        return ir.Roll(count, self._num(c[-1], 1), _pos(meta))
-
-    def roll_off(self, meta: Meta, c: List[Any]) -> ir.RollOff:
-        return ir.RollOff(self._num(c[0], 1), _pos(meta))
-
-    def count_cards(self, meta: Meta, c: List[Any]) -> ir.CountCards:
-        return ir.CountCards(_unquote(c[0]), c[1], _pos(meta))
-
-    def pile_size(self, meta: Meta, c: List[Any]) -> ir.PileSize:
-        return ir.PileSize(c[0], _pos(meta))
-
-    def sum_cards(self, meta: Meta, c: List[Any]) -> ir.SumCards:
-        return ir.SumCards(str(c[0]), c[1], _pos(meta))
-
-    def _query(self, kind: str, meta: Meta, c: List[Any]) -> ir.PlayerQuery:
-        c = list(c)
-        other = bool(c and isinstance(c[0], Token) and c[0].type == "OTHER")
-        if other:
-            c.pop(0)
-        return ir.PlayerQuery(kind, other, c[0] if c else None, _pos(meta))
-
-    def count_players(self, meta: Meta, c: List[Any]) -> ir.PlayerQuery:
-        return self._query("count", meta, c)
-
-    def no_players(self, meta: Meta, c: List[Any]) -> ir.PlayerQuery:
-        return self._query("none", meta, c)
-
-    def any_players(self, meta: Meta, c: List[Any]) -> ir.PlayerQuery:
-        return self._query("any", meta, c)
-
-    def extreme(self, meta: Meta, c: List[Any]) -> ir.Extreme:
-        other = len(c) > 2
-        return ir.Extreme(str(c[0]), c[1], other, _pos(meta))
-
-    def pool(self, meta: Meta, c: List[Any]) -> ir.Pool:
-        return ir.Pool(c[0], self._num(c[1], 1), _pos(meta))
-
-    def no_dice(self, meta: Meta, c: List[Any]) -> ir.NoDice:
-        return ir.NoDice(_pos(meta))
-
-    def spend(self, meta: Meta, c: List[Any]) -> ir.Spend:
-        return ir.Spend(c[0], str(c[1]), c[2], str(c[3]), _pos(meta))
-
-    def count_pool(self, meta: Meta, c: List[Any]) -> ir.PoolCount:
-        return ir.PoolCount(str(c[0]), str(c[1]), c[2], _pos(meta))
-
-    def _piece_query(self, kind: str, meta: Meta, c: List[Any]) -> ir.PieceQuery:
-        return ir.PieceQuery(kind, str(c[0]), c[1] if len(c) > 1 else None, _pos(meta))
-
-    def count_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceQuery:
-        return self._piece_query("count", meta, c)
-
-    def none_of_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceQuery:
-        return self._piece_query("none", meta, c)
-
-    def any_of_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceQuery:
-        return self._piece_query("any", meta, c)
-
-    def extreme_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceExtreme:
-        return ir.PieceExtreme(str(c[0]), c[1], str(c[2]), c[3] if len(c) > 3 else None, _pos(meta))
-
-    def call_fn(self, meta: Meta, c: List[Any]) -> Union[ir.CallFn, ir.RuleValue]:
-        if str(c[0]) in ir.FUNCTIONS:
-            return ir.CallFn(str(c[0]), tuple(c[1:]), _pos(meta))
-        return ir.RuleValue(str(c[0]), tuple(x for x in c[1:] if x is not None), _pos(meta))
-
-    def name(self, meta: Meta, c: List[Any]) -> ir.Name:
-        return ir.Name(str(c[0]), _pos(meta))
-
-    def attr(self, meta: Meta, c: List[Any]) -> ir.Attr:
-        return ir.Attr(str(c[0]), str(c[1]), _pos(meta))
-
-    def pile(self, meta: Meta, c: List[Any]) -> ir.PileRef:
-        return ir.PileRef(str(c[0]), str(c[1]) if len(c) > 1 else None, _pos(meta))

@@ -22,10 +22,11 @@ class RollOp(Op):
     explicit mode this waits for a chance outcome; during a turn the
     ruleset's reroll rule may then offer the turn's player a reroll."""
 
-    __slots__ = ("count", "sides", "slot", "why", "dist")
+    __slots__ = ("count", "sides", "slot", "why", "dist", "seen")
     waits = True
 
-    def __init__(self, where: Where, count: int, sides: int, slot: int, why: str) -> None:
+    def __init__(self, where: Where, count: int, sides: int, slot: int, why: str,
+                 seen: Optional[Compiled] = None) -> None:
         super().__init__(where)
         self.count = count
         self.sides = sides
@@ -33,6 +34,9 @@ class RollOp(Op):
         self.why = why
         #: the outcomes and their chances, worked out when first asked
         self.dist: Optional[Dist] = None
+        #: fn(st, fr) -> who may see what was rolled (a roll into a hidden
+        #: or secret stat), or None: everyone
+        self.seen = seen
 
     def run(self, st: St, fr: Frame) -> bool:
         if st.explicit:
@@ -49,7 +53,12 @@ class RollOp(Op):
     def got(self, st: St, fr: Frame, value: int) -> bool:
         fr[self.slot] = value
         if st.logging:
-            st.note(fr[PLAYER], "roll", f"{self.why}: rolled {value}", value)
+            seen = self.seen(st, fr) if self.seen is not None else EVERYONE
+            if seen is EVERYONE:
+                st.note(fr[PLAYER], "roll", f"{self.why}: rolled {value}", value)
+            else:
+                st.note(fr[PLAYER], "roll", f"{self.why}: rolled {value}", value,
+                        f"{self.why}: rolled, out of sight", seen)
         rr = st.prog.reroll
         if rr is not None and st.turn_player is not None and rr[0](st, [None, 0, st.turn_player]):
             st.wait(WAIT_DECISION, st.turn_player)
@@ -98,6 +107,8 @@ class RollOp(Op):
 
     def emit(self, r: Writer, k: int) -> bool:
         """Dice in sample mode, with the reroll question asked at once."""
+        if self.seen is not None:
+            return False        # (rare: the op itself says who sees the roll)
         d = r.D
         r.emit(d, "if st.explicit or st.chance_record is not None:")
         r.fallback(k, self, d + 1)
@@ -357,12 +368,15 @@ class PoolOp(Op):
     explicit mode) and keep their faces, as a tuple, in ``slot``.  Local
     ``work`` holds the faces rolled so far and how many are still to come."""
 
-    __slots__ = ("count", "sides", "slot", "work")
+    __slots__ = ("count", "sides", "slot", "work", "seen")
     waits = True
 
-    def __init__(self, where: Where, count: Compiled, sides: int, slot: int, work: int) -> None:
+    def __init__(self, where: Where, count: Compiled, sides: int, slot: int, work: int,
+                 seen: Optional[Compiled] = None) -> None:
         super().__init__(where)
         self.count, self.sides, self.slot, self.work = count, sides, slot, work
+        #: as ``RollOp.seen``
+        self.seen = seen
 
     def run(self, st: St, fr: Frame) -> bool:
         work = fr[self.work]
@@ -389,8 +403,13 @@ class PoolOp(Op):
         fr[self.work] = None
         fr[self.slot] = faces
         if st.logging:
-            st.note(fr[PLAYER], "pool", f"rolls {len(faces)}d{self.sides}: "
-                                        f"{', '.join(map(str, faces)) or 'no dice'}", faces)
+            text = f"rolls {len(faces)}d{self.sides}: {', '.join(map(str, faces)) or 'no dice'}"
+            seen = self.seen(st, fr) if self.seen is not None else EVERYONE
+            if seen is EVERYONE:
+                st.note(fr[PLAYER], "pool", text, faces)
+            else:
+                st.note(fr[PLAYER], "pool", text, faces,
+                        f"rolls {len(faces)}d{self.sides}, out of sight", seen)
         fr[PC] += 1
         return True
 

@@ -37,7 +37,15 @@ class ChoiceOp(Op):
         return True
 
     def log_choice(self, st: St, fr: Frame, data: Any) -> None:
-        st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
+        if getattr(self, "secret", False):
+            note_secretly(st, fr, self.prompt, f"{self.prompt}: {self.shown(st, data)}", data)
+        else:
+            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
+
+
+def note_secretly(st: St, fr: Frame, prompt: str, text: str, data: Any) -> None:
+    """The note of a choice made secretly: read in full by the chooser only."""
+    st.note(fr[PLAYER], "choose", text, data, f"{prompt}: chosen in secret", (fr[PLAYER],))
 
 
 def refuse_blind(op: ChoiceOp, st: St, fr: Frame, index: int) -> None:
@@ -238,12 +246,14 @@ class ChooseOneOp(Op):
     choices have an ``if``) says which are offered now; with none offered
     there is no decision and play goes on at ``end``."""
 
-    __slots__ = ("labels", "targets", "prompt", "option", "conds", "end")
+    __slots__ = ("labels", "targets", "prompt", "option", "conds", "end", "secret")
     waits = True
 
     def __init__(self, where: Where, labels: List[str], targets: List[int], prompt: str,
-                 option: Optional[str] = None) -> None:
+                 option: Optional[str] = None, secret: bool = False) -> None:
         super().__init__(where)
+        #: made secretly: only the chooser reads which in the log
+        self.secret = secret
         self.labels = labels
         self.targets = targets
         self.prompt = prompt
@@ -278,7 +288,11 @@ class ChooseOneOp(Op):
 
     def _pick(self, st: St, fr: Frame, i: int) -> bool:
         if st.logging:
-            st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.labels[i]}", self.labels[i])
+            if self.secret:
+                note_secretly(st, fr, self.prompt, f"{self.prompt}: {self.labels[i]}",
+                              self.labels[i])
+            else:
+                st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.labels[i]}", self.labels[i])
         fr[PC] = self.targets[i]
         return True
 
@@ -366,12 +380,14 @@ class ChooseNumberOp(ChoiceOp):
     """The player in scope picks a whole number from ``low`` to ``high``
     (into ``slot``); an empty range gives ``low`` without a decision."""
 
-    __slots__ = ("low", "high", "slot", "prompt")
+    __slots__ = ("low", "high", "slot", "prompt", "secret")
     waits = True
 
-    def __init__(self, where: Where, low: Compiled, high: Compiled, slot: int, prompt: str) -> None:
+    def __init__(self, where: Where, low: Compiled, high: Compiled, slot: int, prompt: str,
+                 secret: bool = False) -> None:
         super().__init__(where)
         self.low, self.high, self.slot, self.prompt = low, high, slot, prompt
+        self.secret = secret
 
     def bounds(self, st: St, fr: Frame) -> Tuple[int, int]:
         lo, hi = self.low(st, fr), self.high(st, fr)
@@ -455,12 +471,14 @@ class ChooseOneOfOp(ChoiceOp):
     none, without a decision, when nothing matches.  ``label(st, x)`` names
     a thing in the log; a move's label is ``prefix`` and that name."""
 
-    __slots__ = ("matching", "label", "slot", "prompt", "prefix", "pile")
+    __slots__ = ("matching", "label", "slot", "prompt", "prefix", "pile", "secret")
     waits = True
 
     def __init__(self, where: Where, matching: Compiled, label: Callable[[St, int], str], slot: int,
-                 prompt: str, prefix: str = "", pile: Optional[Compiled] = None) -> None:
+                 prompt: str, prefix: str = "", pile: Optional[Compiled] = None,
+                 secret: bool = False) -> None:
         super().__init__(where)
+        self.secret = secret
         self.matching, self.label, self.slot, self.prompt = matching, label, slot, prompt
         self.prefix = prefix
         #: for a card: fn(st, fr) -> the index of the pile it is chosen from
@@ -489,7 +507,9 @@ class ChooseOneOfOp(ChoiceOp):
         return self.label(st, value)
 
     def log_choice(self, st: St, fr: Frame, data: Any) -> None:
-        if self.pile is None:
+        if self.secret:
+            note_secretly(st, fr, self.prompt, f"{self.prompt}: {self.shown(st, data)}", data)
+        elif self.pile is None:
             st.note(fr[PLAYER], "choose", f"{self.prompt}: {self.shown(st, data)}", data)
         else:
             log_card_choice(self, st, fr, data, self.pile(st, fr), "a card", None)

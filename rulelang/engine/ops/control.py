@@ -478,6 +478,8 @@ class NextTurnOp(Op):
         for (slot, fn), src in zip(prog.turn_init, prog.turn_init_src):
             value = src if src is not None else f"{r.const(fn)}(st, [None, 0, _seat])"
             r.emit(d, f"st.v[_seat * {prog.K} + {slot}] = {value}")
+            if prog.player_stats[slot].sight is not None:
+                r.emit(d, f"if st.shown: _unshow(st, _seat * {prog.K} + {slot})")
         frame = ", ".join([str(prog.turn_code), "0", "_seat"] + ["None"] * prog.nlocals[prog.turn_code])
         # The turn runs at once, inside this call (as a rule called does).  Its
         # work is counted as it begins, with that of the seats passed over if

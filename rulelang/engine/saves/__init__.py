@@ -156,6 +156,7 @@ def state_from_plain(game: Gm, d: Dict[str, Any], limits: Optional[Limits] = Non
     st.round = d["round"]
     st.order_pos = d["order_pos"]
     st.skips = tuple(d["skips"])
+    st.shown = tuple(d.get("shown", ()))
     st.test = tuple(d["test"]) if d["test"] is not None else None
     st.over = d["over"]
     options = d["options"]

@@ -311,6 +311,7 @@ def _check_stack(spec: Spec, doc: Dict[str, Any], n: int) -> None:
 
 
 def _check_rest(spec: Spec, doc: Dict[str, Any], n: int) -> None:
+    _check_shown(spec, doc.get("shown", []), n)
     for i, name in enumerate(doc["skips"]):
         if name not in spec.phases:
             raise _err(("skips", i), f"{json.dumps(name)} is not a phase of the turn "
@@ -405,3 +406,19 @@ def _probe(st: St) -> None:
     except Exception as e:
         fails("result()", e)
     st._moves = None
+
+
+def _check_shown(spec: Spec, shown: List[int], n: int) -> None:
+    """Each revealed stat is a hidden or secret stat of this game, once,
+    in order (``State.shown``)."""
+    prog = spec.prog
+    K, hidden = prog.K, {k for k, _ in prog.player_sight}
+    for i, key in enumerate(shown):
+        if key >= 0:
+            ok = key < n * K and key % K in hidden
+        else:
+            ok = -1 - key < len(prog.global_stats) and prog.global_stats[-1 - key].sight is not None
+        if not ok:
+            raise _err(("shown", i), f"{key} is not a hidden or secret stat of this game")
+    if shown != sorted(set(shown)):
+        raise SaveError("$.shown", "the revealed stats are listed once each, in increasing order")

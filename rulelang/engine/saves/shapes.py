@@ -536,6 +536,7 @@ STATE = Obj({
     "round": Int(0),
     "order_pos": Int(-1),
     "skips": Arr(Str(), what="the phases skipped this turn"),
+    "shown": Arr(Int(None), what="the hidden and secret stats revealed now"),
     "test": AnyOf(Null(), Arr(None, prefix=(Bool(), Int()), what="a test result [passed, margin]")),
     "over": AnyOf(Null(), Str()),
     "options": OPTIONS,
@@ -544,7 +545,7 @@ STATE = Obj({
     "history": Arr(Str(), what="the labels of the moves made"),
     "log": Arr(LOG_ENTRY, what="the log"),
     "mac": MAC,
-}, optional=("params", "mac"), what="a saved state",
+}, optional=("params", "shown", "mac"), what="a saved state",
     doc="A rulelang game state saved by State.to_json(); restored by Game.restore().")
 
 REPLAY = Obj({
@@ -583,6 +584,8 @@ _DESCRIPTIONS = {
         "round": "The round (0 during setup).",
         "order_pos": "The place in the turn order of the turn's player (-1 before the first turn).",
         "skips": "The phases skipped this turn.",
+        "shown": "The hidden and secret stats whose values are revealed now: a player's stat "
+                 "by its place in v, a global stat i as -1 - i; left out when none is.",
         "test": "The last test's [passed, margin], or null.",
         "over": "How the game ended, or null while it goes on.",
         "options": "The setup options given to new_game (a choice, or one per seat).",
