@@ -82,6 +82,8 @@ class CheckerBase:
         #: What makes the statements being checked secret (inside an option
         #: of a secret 'choose one'), or None.
         self.secret_choice: Optional[str] = None
+        #: The stats revealed earlier in the body being checked: read as public.
+        self.revealed: Set[str] = set()
 
     def hidden_read(self, e: object) -> Optional[str]:
         """The first thing ``e`` reads that not everyone may see: a hidden or
@@ -96,7 +98,8 @@ class CheckerBase:
                 stat = self.stats.get(node.name)
             else:
                 continue
-            if stat is not None and stat.sight is not None and stat.scope != "piece":
+            if stat is not None and stat.sight is not None and stat.scope != "piece" \
+                    and stat.name not in self.revealed:
                 return f"'{stat.name}', which is {stat.sight}"
         return None
 

@@ -427,7 +427,7 @@ class Declarations(Statements):
             self.block(rs.reroll.cost, scope)
         for r in rs.rules:
             scope = Scope(player=True)
-            self.hidden_locals = {}
+            self.hidden_locals, self.revealed = {}, set()
             for param in r.params:
                 self.name_ok(param, param.name, "a parameter")
                 if param.name in scope.locals:
@@ -461,7 +461,7 @@ class Declarations(Statements):
                     self.error(ph, f"phase '{ph.name}' can never be reached: the phase before "
                                    f"it always ends the turn")
                 scope = Scope(player=True, turn=True)
-                self.hidden_locals = {}
+                self.hidden_locals, self.revealed = {}, set()
                 self.block(ph.body, scope)
                 if ph.body and isinstance(ph.body[-1], (ir.EndTurn, ir.EndGame)):
                     ended = True

@@ -94,16 +94,15 @@ class Statements(Expressions):
 
     def s_Reveal(self, s: ir.Reveal, scope: Scope) -> None:
         t = s.target
-        if isinstance(t, ir.Name):
-            self.expr(t, scope)
-        else:
-            self.attr(t, scope)
+        self.expr(t, scope)
         stat = self.stats.get(t.name)
         if stat is None or stat.scope == "piece" or (isinstance(t, ir.Name) and t.name in scope.locals):
             self.error(t, f"'reveal' shows a hidden or secret stat; '{t.name}' is not a stat")
         elif stat.sight is None:
             self.error(t, f"'{t.name}' is seen by everyone already: only a stat declared "
                           f"'hidden' or 'secret' can be revealed")
+        else:
+            self.revealed.add(stat.name)
 
     def s_Spend(self, s: ir.Spend, scope: Scope) -> None:
         self.expect(s.count, scope, NUM, "how many dice")
@@ -321,6 +320,9 @@ class Statements(Expressions):
         pass
 
     def s_Log(self, s: ir.Log, scope: Scope) -> None:
+        if self.secret_choice is not None:
+            self.warn(s, "this line is logged for everyone in an option of a secret choice: "
+                         "it tells them what was chosen")
         parts = tuple(ir.log_parts(s.text, s.pos))
         self.log_parts[id(s)] = (s, parts)
         for part in parts:

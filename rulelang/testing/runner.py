@@ -18,6 +18,7 @@ from ..engine.kinds import St
 from ..engine.ops import DrawOp
 from ..engine.visibility import pile_seen_by, sees
 from ..errors import IllegalMoveError, RulesetError
+from .twins import _alternatives, _deck_twin, _hidden_differ, _hidden_twin, _new_entries
 from .processes import _child, _communicate_all, _job
 from .report import Failure, Fresh, Report, _Failed, _Spec
 
@@ -37,18 +38,6 @@ def _norm(st: St) -> Tuple[Any, ...]:
 def _log_of(st: St) -> List[Tuple[Any, ...]]:
     return [(e.round, e.player, e.kind, e.text, e.value, e.public, e.seen_by, e.public_value)
             for e in st.log]
-
-
-def _new_entries(before: St, after: St) -> List[Any]:
-    """The log entries ``after`` (a state played on from ``before``) wrote
-    since ``before``, oldest first."""
-    out: List[Any] = []
-    node, stop = after.log_tail, before.log_tail
-    while node is not None and node is not stop:
-        out.append(node[0])
-        node = node[1]
-    out.reverse()
-    return out
 
 
 def _given(entries: Sequence[Any], seat: Optional[int], restricted: bool = False) -> List[Any]:
@@ -349,6 +338,8 @@ class _Runner:
                     mine, other = _given(new, seat, True), _given(theirs, seat, True)
                     if mine != other:
                         self._leak(seat, f"after {move.label!r}", mine, other)
+        if st.explicit or not st.is_chance_node:
+            self._check_hidden_values(st, after, move, moves, new)
         if st.explicit:
             if st.is_chance_node:
                 self._check_draw(st, after, move, moves, new)
@@ -386,15 +377,7 @@ class _Runner:
         seats = [s for s in list(range(st.players)) + [None] if not sees(seen, s)]
         if not seats:
             return
-        others = [m for m in {id(m): m for m in (moves[0], moves[-1], moves[len(moves) // 2])}.values()
-                  if m.label != move.label][:2]
-        for other in others:
-            alt = st.clone()
-            try:
-                alt.apply(other.label)
-            except RulesetError:
-                continue
-            theirs = _new_entries(st, alt)
+        for other, alt, theirs in _alternatives(st, move, moves):
             for seat in seats:
                 # The draw's own entry (the first) always; the rest when the
                 # rules did not make the card matter.
@@ -404,12 +387,31 @@ class _Runner:
                     self._leak(seat, f"when {move.label!r} rather than {other.label!r}",
                                mine, their)
 
+    def _check_hidden_values(self, st: St, after: St, move: Any, moves: List[Any],
+                             new: List[Any]) -> None:
+        """A chance outcome or a decision whose other choices (up to two)
+        lead to states that differ, for some seat, only in stats hidden from
+        it (a roll under a cup, a secret throw) gives that seat the same
+        entries whichever it was: found from the states, not from what the
+        engine says of the roll or the choice."""
+        prog = st.prog
+        if len(moves) < 2 or not (prog.player_sight or any(s.sight for s in prog.global_stats)):
+            return
+        for other, alt, theirs in _alternatives(st, move, moves):
+            for seat in list(range(st.players)) + [None]:
+                if seat == st.current_player or not _hidden_differ(after, alt, seat):
+                    continue
+                mine, their = _given(new, seat), _given(theirs, seat)
+                if mine != their and _comparable(after, new, alt, theirs, seat):
+                    self._leak(seat, f"when {move.label!r} rather than {other.label!r} "
+                                     f"(a value hidden from it)", mine, their)
+
     def _leak(self, seat: Optional[int], when: str, mine: List[Any], theirs: List[Any]) -> NoReturn:
         who = "a spectator" if seat is None else f"seat {seat}"
         at = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), 0)
         a = mine[at] if at < len(mine) else None
         b = theirs[at] if at < len(theirs) else None
-        raise _Failed("hidden", f"the log entries {who} gets {when} depend on cards hidden from it: "
+        raise _Failed("hidden", f"the log entries {who} gets {when} depend on what is hidden from it: "
                                 f"{a} in one game, {b} in another")
 
     _JUNK: Tuple[Any, ...] = ("\x00 not a move", None, 7, b"bytes", ("a",), Move("\x01 nor this", None), "")
@@ -571,51 +573,6 @@ class _Runner:
                     self._fail(spec, "replay", f"in a fresh process with PYTHONHASHSEED={h} the "
                                                f"seed and moves give {what} {when}",
                                labels[:k])
-
-
-def _hidden_twin(st: St, viewer: Optional[int], rng: random.Random) -> Optional[St]:
-    """A clone whose cards hidden from ``viewer`` (every deck, the hidden
-    shared piles, other seats' hidden piles) are dealt again at random,
-    each pile keeping its size; None when that cannot change anything."""
-    prog = st.prog
-    hidden = [i for i, name in enumerate(prog.shared_piles)
-              if name in prog.deck_names or prog.shared_hidden[i]]
-    for j, is_hidden in enumerate(prog.player_hidden):
-        if is_hidden:
-            hidden += [st.nshared + j * st.n + seat for seat in range(st.n) if seat != viewer]
-    pool = [c for i in hidden for c in st.piles[i]]
-    if len(pool) < 2:
-        return None
-    twin = st.clone()
-    # Deal them again: reversed and turned by a random amount, so that
-    # cards change places (a full shuffle costs more and finds no more).
-    pool.reverse()
-    k = rng.randrange(1, len(pool))
-    pool = pool[k:] + pool[:k]
-    at = 0
-    for i in hidden:
-        k = len(st.piles[i])
-        twin.piles[i][:] = pool[at:at + k]
-        at += k
-    twin._moves = None
-    return twin
-
-
-def _deck_twin(st: St) -> Optional[St]:
-    """A clone whose decks hold their cards in another order (turned by
-    one), so that its draws take other cards; None when no deck holds two
-    kinds of card."""
-    prog = st.prog
-    decks = [i for i, name in enumerate(prog.shared_piles)
-             if name in prog.deck_names and len(set(st.piles[i])) > 1]
-    if not decks:
-        return None
-    twin = st.clone()
-    for i in decks:
-        pile = twin.piles[i]
-        pile.insert(0, pile.pop())
-    twin._moves = None
-    return twin
 
 
 def _first_difference(a: Any, b: Any, path: str = "view") -> str:
