@@ -24,8 +24,9 @@ import pytest
 import rulelang
 from rulelang import IllegalMoveError
 from rulelang.engine import game as game_module, ops, state as state_module
+from rulelang.engine.ops import PoolOp
 from rulelang.testing import Failure, check_ruleset, declared_max_moves
-from helpers import ROOT, RULESETS
+from helpers import EXAMPLES, ROOT, RULESETS
 
 EXTRA = sorted((ROOT / "tests" / "conformance").glob("*.rules"))
 GAMES = int(os.environ.get("RULELANG_CONFORMANCE_GAMES", "100"))
@@ -59,7 +60,66 @@ def test_feature_rulesets_conform(path):
     assert report.ok, report.format()
 
 
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_every_example_conforms(path):
+    """The small classic games of examples/."""
+    game = rulelang.load(path)
+    report = check_ruleset(game, games=40, seed=SEED, fresh_games=1)
+    assert report.ok, report.format()
+
+
 # ------------------------------------------------------------- the harness can fail
+
+
+def _liars_dice():
+    return rulelang.load(ROOT / "examples" / "liars_dice.rules")
+
+
+def test_a_roll_under_the_cup_logged_for_all_is_caught():
+    """The engine told to log the dice rolled into each hidden cup for all."""
+    game = _liars_dice()
+    for code in game.prog.codes:
+        for op in code:
+            if isinstance(op, PoolOp):
+                op.seen = None
+    report = check_ruleset(game, games=10, fresh_games=0)
+    assert "hidden" in checks(report)
+    assert any("a value hidden from it" in f.message for f in report.failures)
+
+
+def test_a_secret_choice_logged_for_all_is_caught():
+    game = rulelang.loads(textwrap.dedent('''
+        game "Throws"
+        players 2
+        per player { throw one of rock, paper, scissors secret  wins 0 }
+        turn {
+            phase a {
+                secretly choose one "Throw" {
+                    "Rock": throw = rock  "Paper": throw = paper  "Scissors": throw = scissors
+                }
+                if round == 3: end game "done"
+            }
+        }
+        score { wins }
+        '''))
+    assert check_ruleset(game, games=5, fresh_games=0).ok
+    for code in game.prog.codes:
+        for op in code:
+            if getattr(op, "secret", False):
+                op.secret = False
+    assert "hidden" in checks(check_ruleset(game, games=5, fresh_games=0))
+
+
+def test_a_view_that_shows_a_hidden_stat_is_caught(monkeypatch):
+    real = state_module.State.view
+
+    def leaky(self, player):
+        v = real(self, player)
+        for p in v["players"]:
+            p["stats"]["cup"] = self.stat("cup", p["seat"])
+        return v
+    monkeypatch.setattr(state_module.State, "view", leaky)
+    assert "view" in checks(check_ruleset(_liars_dice(), games=3, fresh_games=0))
 
 
 def small(**kw):

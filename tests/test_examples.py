@@ -15,7 +15,7 @@ from helpers import EXAMPLES
 
 
 def test_there_are_examples():
-    assert {p.stem for p in EXAMPLES} >= {"pig", "nim"}
+    assert {p.stem for p in EXAMPLES} >= {"pig", "nim", "liars_dice", "goofspiel", "kuhn_poker"}
 
 
 @pytest.mark.parametrize("chance", ["sample", "explicit"])
@@ -74,3 +74,128 @@ def test_nim_whoever_takes_the_last_counter_wins(shipped_game):
     assert state.current_player == 0 and state.stat("heap") == 3
     state.apply("Take: 3")
     assert state.is_over and state.result().winners == (0,)
+
+
+# ------------------------------------------------------------ Liar's Dice
+
+
+@pytest.fixture
+def liars(shipped_game):
+    """Two players with two dice each, every die forced by the test."""
+    game = shipped_game("liars_dice.rules").with_params({"dice": 2})
+    return game.new_game(players=2, seed=0, chance="explicit")
+
+
+def _roll(state, *faces):
+    for face in faces:
+        state.apply(f"roll {face}")
+
+
+def test_liars_dice_each_cup_is_seen_by_its_owner_only(liars):
+    _roll(liars, 5, 5, 2, 6)
+    assert liars.stat("cup", 0) == (5, 5) and liars.stat("cup", 1) == (2, 6)
+    assert "cup" not in liars.view(1)["players"][0]["stats"]
+    assert liars.view(0)["players"][0]["stats"]["cup"] == (5, 5)
+    assert not any("5, 5" in e.text for e in liars.log_for(1))
+
+
+def test_liars_dice_a_bid_must_be_raised(liars):
+    _roll(liars, 5, 5, 2, 6)
+    liars.apply("Raise").apply("How many dice: 2").apply("Showing: 5")
+    assert liars.current_player == 1 and (liars.stat("bid_count"), liars.stat("bid_face")) == (2, 5)
+    liars.apply("Raise")
+    labels = [m.label for m in liars.legal_moves()]
+    assert labels == ["How many dice: 2", "How many dice: 3", "How many dice: 4"]
+    liars.apply("How many dice: 2")     # as many dice: only a higher face, so a 6
+    assert (liars.stat("bid_count"), liars.stat("bid_face")) == (2, 6)
+    assert liars.current_player == 0
+
+
+def test_liars_dice_a_true_bid_called_costs_the_caller_a_die(liars):
+    _roll(liars, 5, 5, 2, 5)
+    liars.apply("Raise").apply("How many dice: 3").apply("Showing: 5")
+    liars.apply("Liar!")
+    assert liars.stat("in_hand", 1) == 1 and liars.stat("in_hand", 0) == 2
+    assert "P0's cup: 5, 5" in [e.text for e in liars.log_for(1)]
+    assert liars.stat("opener") == 1      # the loser opens the next round
+
+
+def test_liars_dice_a_false_bid_called_costs_the_bidder_a_die_and_the_last_die_ends_it(shipped_game):
+    game = shipped_game("liars_dice.rules").with_params({"dice": 1})
+    state = game.new_game(players=2, seed=0, chance="explicit")
+    _roll(state, 3, 4)
+    state.apply("Raise").apply("How many dice: 2").apply("Showing: 3")
+    state.apply("Liar!")
+    assert state.is_over and state.result().winners == (1,)
+    assert state.result().scores == (0, 1)
+
+
+def test_liars_dice_plays_with_any_number_of_players_and_dice(shipped_game):
+    game = shipped_game("liars_dice.rules").with_params({"dice": 3})
+    state = game.new_game(players=5, seed=1)
+    assert [state.stat("in_hand", p) for p in range(5)] == [3] * 5
+    assert sum(len(state.stat("cup", p)) for p in range(5)) == 15
+
+
+# ------------------------------------------------------------ Goofspiel
+
+
+@pytest.fixture
+def goof(shipped_game):
+    return shipped_game("goofspiel.rules").new_game(players=2, seed=0, chance="explicit")
+
+
+def test_goofspiel_each_player_holds_one_suit(goof):
+    assert sorted(goof.pile("hand", 0)) == sorted(f"{r} of spades" for r in range(1, 14))
+    assert sorted(goof.pile("hand", 1)) == sorted(f"{r} of hearts" for r in range(1, 14))
+
+
+def test_goofspiel_bids_are_secret_until_both_are_made_and_the_higher_takes_the_prize(goof):
+    goof.apply("draw 7 of diamonds")
+    goof.apply("Bid: 9 of spades")
+    assert "9 of spades" not in str(goof.view(1)) and goof.current_player == 1
+    assert "Bid: chosen in secret" in [e.text for e in goof.log_for(1)]
+    goof.apply("Bid: 4 of hearts")
+    assert goof.stat("points", 0) == 7 and goof.stat("points", 1) == 0
+    assert goof.view(1)["players"][0]["stats"]["offer"] == 9
+
+
+def test_goofspiel_a_tie_sets_the_prize_aside(goof):
+    goof.apply("draw 12 of diamonds").apply("Bid: 5 of spades").apply("Bid: 5 of hearts")
+    assert goof.stat("points", 0) == goof.stat("points", 1) == 0
+    assert goof.pile("set_aside") == ["12 of diamonds"]
+
+
+# ------------------------------------------------------------ Kuhn poker
+
+
+def _kuhn(shipped_game, first, second):
+    state = shipped_game("kuhn_poker.rules").new_game(players=2, seed=0, chance="explicit")
+    state.apply(f"draw {first}").apply(f"draw {second}")
+    return state
+
+
+def test_kuhn_poker_each_card_is_seen_by_its_holder(shipped_game):
+    state = _kuhn(shipped_game, "Queen", "King")
+    assert state.stat("holding", 0) == 2
+    assert "holding" not in state.view(1)["players"][0]["stats"]
+    assert state.view(1)["players"][0]["piles"]["hand"] == {"size": 1}
+
+
+def test_kuhn_poker_check_check_goes_to_showdown(shipped_game):
+    state = _kuhn(shipped_game, "Queen", "King")
+    state.apply("Check").apply("Check")
+    assert state.is_over and state.result().scores == (-1, 1)
+    assert "P0's holding: 2" in [e.text for e in state.log_for(1)]
+
+
+def test_kuhn_poker_a_fold_loses_the_stake(shipped_game):
+    state = _kuhn(shipped_game, "King", "Jack")
+    state.apply("Bet").apply("Fold")
+    assert state.is_over and state.result().scores == (1, -1)
+
+
+def test_kuhn_poker_check_bet_call(shipped_game):
+    state = _kuhn(shipped_game, "Jack", "Queen")
+    state.apply("Check").apply("Bet").apply("Call")
+    assert state.is_over and state.result().scores == (-2, 2)
