@@ -15,7 +15,7 @@ from helpers import EXAMPLES
 
 
 def test_there_are_examples():
-    assert {p.stem for p in EXAMPLES} >= {"pig", "nim", "liars_dice", "goofspiel", "kuhn_poker"}
+    assert {p.stem for p in EXAMPLES} >= {"pig", "nim", "liars_dice", "goofspiel", "kuhn_poker", "blackjack"}
 
 
 @pytest.mark.parametrize("chance", ["sample", "explicit"])
@@ -199,3 +199,51 @@ def test_kuhn_poker_check_bet_call(shipped_game):
     state = _kuhn(shipped_game, "Jack", "Queen")
     state.apply("Check").apply("Bet").apply("Call")
     assert state.is_over and state.result().scores == (-2, 2)
+
+
+# ------------------------------------------------------------ Blackjack
+
+
+def _blackjack(shipped_game, bet, mine, up, hole):
+    """One player, one hand: the bet, the player's two cards, the dealer's
+    card face up and the hole card, all forced."""
+    game = shipped_game("blackjack.rules").with_params({"hands": 1})
+    state = game.new_game(players=1, seed=0, chance="explicit")
+    state.apply(f"Bet: {bet}")
+    for card in (*mine, up, hole):
+        state.apply(f"draw {card}")
+    return state
+
+
+def test_blackjack_the_dealer_is_no_seat_and_its_hole_card_is_hidden(shipped_game):
+    state = _blackjack(shipped_game, 2, ["9 of clubs", "7 of hearts"], "10 of spades", "6 of clubs")
+    assert state.current_player == 0 and [m.label for m in state.legal_moves()] == [
+        "Hit", "Stand"]
+    dealer = state.view(0)["actors"]["dealer"]
+    assert dealer["piles"] == {"hand": ["10 of spades"], "hole": {"size": 1}}
+    assert "6 of clubs" not in str(state.view(0))
+
+
+def test_blackjack_the_dealer_takes_cards_until_17(shipped_game):
+    state = _blackjack(shipped_game, 2, ["10 of clubs", "8 of hearts"], "10 of spades", "6 of clubs")
+    state.apply("Stand")
+    state.apply("draw 3 of hearts")      # 19: the dealer stops
+    assert state.is_over and state.result().scores == (-2,)
+    assert "the dealer has 19" in [e.text for e in state.log_for(0)]
+
+
+def test_blackjack_a_bust_loses_and_an_ace_counts_one_or_eleven(shipped_game):
+    state = _blackjack(shipped_game, 3, ["Ace of clubs", "6 of hearts"], "10 of spades", "7 of clubs")
+    state.apply("Hit").apply("draw 10 of hearts")     # 1 + 6 + 10: 17, not 27
+    assert not state.is_over and state.current_player == 0
+    state.apply("Hit").apply("draw 9 of hearts")      # 26: bust
+    assert state.is_over and state.result().scores == (-3,)
+
+
+def test_blackjack_a_blackjack_wins_three_to_two_and_a_tie_is_a_push(shipped_game):
+    state = _blackjack(shipped_game, 2, ["Ace of clubs", "King of hearts"], "10 of spades",
+                       "7 of clubs")
+    assert state.is_over and state.result().scores == (3,)
+    push = _blackjack(shipped_game, 4, ["10 of clubs", "8 of hearts"], "10 of spades", "8 of clubs")
+    push.apply("Stand")
+    assert push.is_over and push.result().scores == (0,)

@@ -84,6 +84,10 @@ class CheckerBase:
         self.secret_choice: Optional[str] = None
         #: The stats revealed earlier in the body being checked: read as public.
         self.revealed: Set[str] = set()
+        #: Actors that are not seats, by name; each one's stats and piles by name.
+        self.actors: Dict[str, ir.Actor] = {}
+        self.actor_stats: Dict[str, Dict[str, ir.Stat]] = {}
+        self.actor_piles: Dict[str, Dict[str, ir.Pile]] = {}
 
     def hidden_read(self, e: object) -> Optional[str]:
         """The first thing ``e`` reads that not everyone may see: a hidden or
@@ -95,7 +99,10 @@ class CheckerBase:
                     return self.hidden_locals[node.name]
                 stat = self.stats.get(node.name)
             elif isinstance(node, ir.Attr):
-                stat = self.stats.get(node.name)
+                if node.obj in self.actors:
+                    stat = self.actor_stats.get(node.obj, {}).get(node.name)
+                else:
+                    stat = self.stats.get(node.name)
             else:
                 continue
             if stat is not None and stat.sight is not None and stat.scope != "piece" \

@@ -141,6 +141,7 @@ class Declarations(Statements):
         for pile in rs.piles:
             self._declare(self.piles, "pile", pile, pile.name)
             self.name_ok(pile, pile.name, "a pile")
+        self.actor_declarations()
         for d in rs.decks:
             if d.refill_from is not None:
                 refill = self.piles.get(d.refill_from)
@@ -150,6 +151,52 @@ class Declarations(Statements):
                 elif isinstance(refill, ir.Pile) and refill.per_player:
                     self.error(d, f"deck '{d.name}' cannot refill from '{d.refill_from}', a pile "
                                   f"each player has")
+
+    def actor_declarations(self) -> None:
+        """Each actor's name, stats (typed as globals are, under
+        ``actor.stat``) and piles (shared, one of each)."""
+        for a in self.rs.actors:
+            if self._declare(self.actors, "actor", a, a.name):
+                self.name_ok(a, a.name, "an actor")
+                if a.name in self.stats or a.name in self.piles or a.name in self.consts:
+                    self.error(a, f"'{a.name}' names both an actor and a stat, constant or pile")
+            stats: Dict[str, ir.Stat] = {}
+            for st in a.stats:
+                self._declare(stats, f"stat of {a.name}", st, st.name)
+                self.name_ok(st, st.name, "a stat")
+                self.stat_shape(st)
+                if st.scope != "actor":
+                    self.error(st, f"'{st.name}' is declared in actor '{a.name}': its scope is 'actor'")
+                if st.sight == "hidden":
+                    self.error(st, f"'{a.name}' is not a seat, so no one would see "
+                                   f"'{st.name}': say 'secret' (seen by nobody until revealed)")
+                elif st.spaces is not None:
+                    self.error(st, f"a track belongs to the game, not to actor '{a.name}'")
+                key = f"{a.name}.{st.name}"
+                if st.values:
+                    self.stat_types[key] = TEXT
+                    for v in st.values:
+                        self.enum_values.setdefault(v, key)
+                elif isinstance(st.initial, ir.Bool):
+                    self.stat_types[key] = BOOL
+                elif isinstance(st.initial, ir.NoneLit):
+                    self.stat_types[key] = PLAYER
+                elif isinstance(st.initial, ir.Num):
+                    self.stat_types[key] = NUM
+                else:
+                    self.stat_types[key] = self.expr(
+                        st.initial, Scope(player=False, no_rolls=DECL_ROLL.format(what="a starting value")))
+                self.bound(st, st.min)
+                self.bound(st, st.max)
+            self.actor_stats[a.name] = stats
+            piles: Dict[str, ir.Pile] = {}
+            for pile in a.piles:
+                self._declare(piles, f"pile of {a.name}", pile, pile.name)
+                self.name_ok(pile, pile.name, "a pile")
+                if pile.per_player:
+                    self.error(pile, f"actor '{a.name}' is one participant: its pile '{pile.name}' "
+                                     f"cannot be per player")
+            self.actor_piles[a.name] = piles
 
     def tables_rules_options(self) -> None:
         """Tables (their dice and rows), rules, options and phases."""

@@ -100,6 +100,12 @@ class Expressions(CheckerBase):
                 self.error(e, f"the spaces of '{e.obj}' have no '{e.name}'{self.nearest(e.name, props)}")
                 return ANY
             return props[e.name]
+        if e.obj not in scope.locals and e.obj in self.actors:
+            stats = self.actor_stats.get(e.obj, {})
+            if e.name not in stats:
+                self.error(e, f"actor '{e.obj}' has no '{e.name}'{self.nearest(e.name, stats)}")
+                return ANY
+            return self.stat_types.get(f"{e.obj}.{e.name}", ANY)
         held = self.stats.get(e.obj)
         if e.obj not in scope.locals and held is not None and held.scope == "global":
             # A game stat that holds a player (bidder.won)
@@ -325,6 +331,12 @@ class Expressions(CheckerBase):
         if allow_local and ref.name in scope.locals and ref.owner is None:
             if scope.locals[ref.name] not in (CARDS, POOL, ANY):
                 self.error(ref, f"'{ref.name}' holds a {scope.locals[ref.name]}, not cards")
+            return
+        if ref.owner is not None and ref.owner in self.actors and ref.owner not in scope.locals:
+            piles = self.actor_piles.get(ref.owner, {})
+            if ref.name not in piles:
+                self.error(ref, f"actor '{ref.owner}' has no pile '{ref.name}'"
+                                f"{self.nearest(ref.name, piles)}")
             return
         if ref.name not in self.piles:
             kinds = "deck or pile"

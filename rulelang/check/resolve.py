@@ -58,7 +58,7 @@ def words_of(rs: ir.Ruleset) -> Iterator[str]:
     """Every word a bare name may stand for: the values of stats and of
     pieces' state values (a track's values are its spaces' names), and the
     words printed on spaces, cards and pieces."""
-    for s in rs.stats:
+    for s in (*rs.stats, *(st for a in rs.actors for st in a.stats)):
         yield from s.values or ()
         for space in s.spaces or ():
             yield from (p.value.name for p in space.props if isinstance(p.value, ir.Name))

@@ -85,7 +85,10 @@ class Statements(Expressions):
             return
         if isinstance(t, ir.Attr) and str(scope.locals.get(t.obj, "")).startswith("piece:"):
             return      # a piece's value: seen by all, and so declared
-        stat = self.stats.get(t.name)
+        if isinstance(t, ir.Attr) and t.obj in self.actors and t.obj not in scope.locals:
+            stat = self.actor_stats.get(t.obj, {}).get(t.name)
+        else:
+            stat = self.stats.get(t.name)
         if stat is None or stat.sight is not None:
             return
         if read is not None:
@@ -95,7 +98,10 @@ class Statements(Expressions):
     def s_Reveal(self, s: ir.Reveal, scope: Scope) -> None:
         t = s.target
         self.expr(t, scope)
-        stat = self.stats.get(t.name)
+        if isinstance(t, ir.Attr) and t.obj in self.actors and t.obj not in scope.locals:
+            stat = self.actor_stats.get(t.obj, {}).get(t.name)
+        else:
+            stat = self.stats.get(t.name)
         if stat is None or stat.scope == "piece" or (isinstance(t, ir.Name) and t.name in scope.locals):
             self.error(t, f"'reveal' shows a hidden or secret stat; '{t.name}' is not a stat")
         elif stat.sight is None:
@@ -120,8 +126,8 @@ class Statements(Expressions):
             self.hidden_locals[s.name] = read
         else:
             self.hidden_locals.pop(s.name, None)
-        if s.name in self.stats or s.name in self.consts:
-            self.error(s, f"'let {s.name}' would hide the stat or constant '{s.name}'")
+        if s.name in self.stats or s.name in self.consts or s.name in self.actors:
+            self.error(s, f"'let {s.name}' would hide the stat, constant or actor '{s.name}'")
         self.name_ok(s, s.name, "a local value")
         scope.locals[s.name] = t if t != "none" else ANY
 

@@ -264,6 +264,10 @@ class Ctx:
             hi = None if decl.max is None else prog.const_value(decl.max)
             base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][t.name]
             return f"st.g[{base} + fr[{self.locals[t.obj]}] * {K} + {k}]", keeper(lo, hi, big, dice)
+        if isinstance(t, ir.Attr) and t.obj in prog.actor_names and t.obj not in self.locals:
+            name = f"{t.obj}.{t.name}"
+            lo, hi = prog.bounds[name]
+            return f"st.g[{prog.gslot[name]}]", keeper(lo, hi, big, dice)
         lo, hi = prog.bounds[t.name]
         keep = keeper(lo, hi, big, dice)
         if prog.stat_decl[t.name].scope == "global":
@@ -279,6 +283,10 @@ class Ctx:
             if t.name in self.locals:
                 return None
         elif isinstance(t, ir.Attr):
+            if t.obj in prog.actor_names and t.obj not in self.locals:
+                name = f"{t.obj}.{t.name}"
+                decl = prog.stat_decl[name]
+                return (str(-1 - prog.gslot[name]), "None", decl.sight) if decl.sight else None
             if t.obj in self.piece_locals or t.obj in self.card_locals or \
                     (t.obj not in self.locals and t.obj not in prog.gslot):
                 return None

@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
+import attrs
+
 from .. import ir, trust
 from ..errors import RulesetCheckError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
@@ -60,12 +62,17 @@ class Program:
         # Stats.
         self.player_stats = [s for s in rs.stats if s.scope in ("player", "turn")]
         self.turn_stats = [s for s in rs.stats if s.scope == "turn"]
-        self.global_stats = [s for s in rs.stats if s.scope == "global"]
+        # An actor's stats are kept as globals are, named ``actor.stat``
+        # (a name no rule file can give a stat of its own).
+        self.actor_names = frozenset(a.name for a in rs.actors)
+        self.global_stats = [s for s in rs.stats if s.scope == "global"] + [
+            attrs.evolve(st, name=f"{a.name}.{st.name}", scope="global")
+            for a in rs.actors for st in a.stats]
         self.K = len(self.player_stats)
         self.player_stat_names = [s.name for s in self.player_stats]
         self.pslot = {s.name: i for i, s in enumerate(self.player_stats)}
         self.gslot = {s.name: i for i, s in enumerate(self.global_stats)}
-        self.stat_decl = {s.name: s for s in rs.stats}
+        self.stat_decl = {s.name: s for s in (*rs.stats, *self.global_stats)}
         #: (slot, sight) of each player stat that is hidden or secret (``visibility``)
         self.player_sight = [(k, s.sight) for k, s in enumerate(self.player_stats) if s.sight]
         #: track -> space -> what that space prints ({field: value})
@@ -95,11 +102,14 @@ class Program:
                     self.card_props.setdefault(prop.name, {})[cid] = _literal(prop.value)
                 contents.extend([cid] * card.count)
             self.deck_contents[deck.name] = contents
-        self.shared_piles = [d.name for d in rs.decks] + [p.name for p in rs.piles if not p.per_player]
+        # An actor's piles are shared piles named ``actor.pile``.
+        actor_piles = [attrs.evolve(p, name=f"{a.name}.{p.name}") for a in rs.actors for p in a.piles]
+        self.shared_piles = [d.name for d in rs.decks] + [p.name for p in rs.piles if not p.per_player] \
+            + [p.name for p in actor_piles]
         self.player_piles = [p.name for p in rs.piles if p.per_player]
         self.pile_index = {name: i for i, name in enumerate(self.shared_piles)}
         self.player_pile_index = {name: i for i, name in enumerate(self.player_piles)}
-        self.hidden_piles = {p.name for p in rs.piles if p.hidden}
+        self.hidden_piles = {p.name for p in (*rs.piles, *actor_piles) if p.hidden}
         self.shared_hidden = [name in self.hidden_piles for name in self.shared_piles]
         self.player_hidden = [name in self.hidden_piles for name in self.player_piles]
         self.deck_names = {d.name for d in rs.decks}
@@ -180,7 +190,12 @@ class Program:
     def may_hide(self, ref: ir.PileRef) -> bool:
         """Whether the pile ``ref`` names is hidden from someone (a deck, a
         hidden pile): what ``visibility.pile_seen_by`` then decides."""
-        return ref.name in self.deck_names or ref.name in self.hidden_piles
+        name = self.pile_key(ref)
+        return name in self.deck_names or name in self.hidden_piles
+
+    def pile_key(self, ref: ir.PileRef) -> str:
+        """The name a pile is kept under: ``actor.pile`` for an actor's."""
+        return f"{ref.owner}.{ref.name}" if ref.owner in self.actor_names else ref.name
 
     def _pieces(self, rs: ir.Ruleset) -> None:
         """Lay out the piece sets: each piece's state values live in the
@@ -193,7 +208,7 @@ class Program:
         self.piece_base: Dict[str, int] = {}     # set -> index of its first value in st.g
         self.piece_attr: Dict[str, Dict[str, List[Any]]] = {}  # set -> {attribute: [value per piece]}
         self.piece_init: List[Any] = []     # starting values, in st.g order after the globals
-        base = sum(1 for s in rs.stats if s.scope == "global")
+        base = len(self.global_stats)
         for ps in rs.pieces:
             self.piece_names[ps.name] = [p.name for p in ps.pieces]
             self.piece_slot[ps.name] = {st.name: k for k, st in enumerate(ps.state)}
@@ -290,7 +305,7 @@ class Program:
                                            f"constant '{c.name}' is larger than {big}", rs.source)
         self.bounds: Dict[str, Tuple[Bound, Bound]] = {s.name: (None if s.min is None else self.const_value(s.min),
                                 None if s.max is None else self.const_value(s.max))
-                       for s in rs.stats}
+                       for s in (*rs.stats, *self.global_stats)}
         self.first_seat_src = self._first_seat_src()
         self.first_seat = compiled(self.first_seat_src, self.gen_env)
         # Reserve code ids first so calls can refer to them.

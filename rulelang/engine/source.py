@@ -70,6 +70,8 @@ class Source:
         """Source of the index in ``st.piles`` of the pile ``ref`` names (a
         player's own pile: the player in scope's, or its owner's)."""
         prog = self.ctx.prog
+        if ref.owner in prog.actor_names and ref.owner not in self.ctx.locals:
+            return str(prog.pile_index[f"{ref.owner}.{ref.name}"])
         if ref.name in prog.pile_index:
             return str(prog.pile_index[ref.name])
         j = prog.player_pile_index[ref.name]
@@ -154,6 +156,8 @@ class Source:
             return self.card_field(f"fr[{ctx.locals[e.obj]}]", e.name)
         if e.obj in ctx.piece_locals:
             return self.piece_field(ctx.piece_locals[e.obj], f"fr[{ctx.locals[e.obj]}]", e.name)
+        if e.obj in prog.actor_names and e.obj not in ctx.locals:
+            return f"st.g[{prog.gslot[f'{e.obj}.{e.name}']}]"
         return f"st.v[{ctx.player_of(e.obj)} * {prog.K} + {prog.pslot[e.name]}]"
 
     def s_BinOp(self, e: ir.BinOp) -> str:

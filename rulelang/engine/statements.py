@@ -138,7 +138,10 @@ class PureBlock:
         if hidden is None:      # (the checker allows no other)
             raise KeyError(f"'reveal' of a stat that is not hidden: {s.target.name!r}")
         key, owner, _ = hidden
-        self.line(depth, f"_reveal(st, {key}, {owner}, {self.source.const(s.target.name)}, "
+        t = s.target
+        name = f"{t.obj}'s {t.name}" if isinstance(t, ir.Attr) and t.obj in self.ctx.prog.actor_names \
+            and t.obj not in self.ctx.locals else t.name
+        self.line(depth, f"_reveal(st, {key}, {owner}, {self.source.const(name)}, "
                          f"{self.source.src(s.target)})")
 
     def spend(self, s: ir.Spend, depth: int) -> None:

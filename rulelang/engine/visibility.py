@@ -185,6 +185,24 @@ class Sight:
             return f"it is not P{self.seat}'s decision now ({now}); no move of P{self.seat}'s is legal"
         return None
 
+    def actors(self, cards_shown: List[Any]) -> Dict[str, Any]:
+        """Each actor's stats (a secret one named in its ``secret`` until
+        revealed) and piles, as the view shows them."""
+        st, prog = self.st, self.st.prog
+        out: Dict[str, Any] = {}
+        for a in prog.rs.actors:
+            stats: Dict[str, Any] = {}
+            secret: List[str] = []
+            for s in a.stats:
+                i = prog.gslot[f"{a.name}.{s.name}"]
+                if s.sight is None or -1 - i in st.shown:
+                    stats[s.name] = st.g[i]
+                else:
+                    secret.append(s.name)
+            piles = {p.name: cards_shown[prog.pile_index[f"{a.name}.{p.name}"]] for p in a.piles}
+            out[a.name] = {"stats": stats, "piles": piles, **({"secret": secret} if secret else {})}
+        return out
+
     def view(self) -> Dict[str, Any]:
         """Every stat this seat may see, piece and track; the public piles;
         sizes only for decks and for the hidden piles this seat may not see.
@@ -217,7 +235,8 @@ class Sight:
                 if unseen:
                     player["hidden"] = unseen
             players.append(player)
-        shared = dict(zip(prog.shared_piles, cards_shown))
+        shared = {name: cards for name, cards in zip(prog.shared_piles, cards_shown)
+                  if "." not in name}
         pieces = prog.pieces_view(st.g)
         tracks = {}
         for name, spaces in prog.track_data.items():
@@ -229,13 +248,15 @@ class Sight:
             "game": prog.rs.title, "viewer": seat, "round": st.round,
             "turn_player": st.turn_player, "current_player": st.current_player,
             "over": st.over, "globals": {s.name: st.g[i] for i, s in enumerate(prog.global_stats)
-                                         if s.sight is None or -1 - i in shown},
+                                         if "." not in s.name and (s.sight is None or -1 - i in shown)},
             "players": players, "piles": shared,
         }
         secret = [s.name for i, s in enumerate(prog.global_stats)
-                  if s.sight is not None and -1 - i not in shown]
+                  if s.sight is not None and -1 - i not in shown and "." not in s.name]
         if secret:
             view["secret"] = secret
+        if prog.actor_names:
+            view["actors"] = self.actors(cards_shown)
         moves = self.moves()
         if moves:
             view["legal_moves"] = [m.label for m in moves]

@@ -26,7 +26,8 @@ class Stat:
 
     name: str = _name()
     scope: str = _f("one per player, one in all, one per player reset each turn, "
-                    "or one per piece of a set", enum=["player", "global", "turn", "piece"])
+                    "one per piece of a set, or an actor's own", enum=["player", "global", "turn",
+                                                                      "piece", "actor"])
     initial: Expr
     min: Optional[Bound] = None
     max: Optional[Bound] = None
@@ -269,6 +270,18 @@ def constants(rs: "Ruleset") -> Tuple[Const, ...]:
 
 
 @attrs.frozen
+class Actor:
+    """A participant that is not a seat (a dealer, a solo game's automaton):
+    its own stats and piles, read as ``dealer.total`` and ``hand of
+    dealer``.  Rules act for it; it is never offered a move."""
+
+    name: str = _name()
+    stats: Tuple[Stat, ...] = ()
+    piles: Tuple[Pile, ...] = ()
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class Ruleset:
     title: str = _text("the game's name")
     min_players: int = _f("fewest players", minimum=1)
@@ -290,6 +303,7 @@ class Ruleset:
     endings: Tuple[Ending, ...] = ()
     score: Tuple[ScoreItem, ...] = ()
     params: Tuple[GameParam, ...] = ()
+    actors: Tuple[Actor, ...] = ()
     winner: str = _f("whether the highest or the lowest score wins", default="highest",
                      enum=["highest", "lowest"])
     filename: str = attrs.field(default="<string>", eq=False, repr=False)

@@ -103,7 +103,7 @@ class ToIR(generate.ComponentLines, Expressions):
         found: Dict[str, Meta] = {}
         lists: Dict[str, List[Any]] = {
             k: [] for k in ("stats", "consts", "params", "decks", "piles", "pieces", "tables", "rules",
-                            "options", "triggers", "draw_triggers", "endings", "score")}
+                            "options", "triggers", "draw_triggers", "endings", "score", "actors")}
         singles: Dict[str, Any] = {}
         for kind, value, where in items:
             if kind in lists:
@@ -133,7 +133,7 @@ class ToIR(generate.ComponentLines, Expressions):
             triggers=tuple(lists["triggers"]), reroll=singles.get("reroll"),
             draw_triggers=tuple(lists["draw_triggers"]),
             endings=tuple(lists["endings"]), score=tuple(lists["score"]),
-            params=tuple(lists["params"]),
+            params=tuple(lists["params"]), actors=tuple(lists["actors"]),
             winner=singles.get("winner", "highest"),
             filename=self.filename, source=self.source, pos=ir.Pos(1, 1),
             players_pos=_pos(found["players"]) if "players" in found else None)
@@ -278,6 +278,12 @@ class ToIR(generate.ComponentLines, Expressions):
 
     def piece_prop(self, meta: Meta, c: List[Any]) -> ir.PieceProp:
         return ir.PieceProp(str(c[0]), c[1], _pos(meta))
+
+    def actor_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        name, items = c[0], c[1:]
+        stats = tuple(attrs.evolve(i, scope="actor") for i in items if isinstance(i, ir.Stat))
+        piles = tuple(i[1] for i in items if isinstance(i, tuple))
+        return ("actors", ir.Actor(str(name), stats, piles, _pos(meta)), meta)
 
     def pile_decl(self, meta: Meta, c: List[Any]) -> Decl:
         name, opts = c[0], c[1:]
