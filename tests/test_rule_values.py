@@ -131,3 +131,24 @@ def test_a_rule_gives_only_a_kind_of_value_the_language_has():
     with pytest.raises(rulelang.RulesetSyntaxError, match="a rule gives one of number, yes/no"):
         rulelang.loads(VALUES.replace("rule twice (n) gives number", "rule twice (n) gives colour"),
                        "values.rules")
+
+
+def test_a_parameter_may_be_yes_or_no_in_place_of_a_mode_flag():
+    """A rule told how to act (Endurance's 'by_hunt') rather than reading a
+    global set around the call."""
+    game = rulelang.loads('''game "Flags"
+players 1
+per player { got 0 }
+rule gain (double: yes/no) { got += if double then 2 else 1 }
+turn { phase p { gain(yes)  gain(no)  end game "done" } }
+score { got }
+''')
+    state = game.new_game(seed=0)
+    assert state.is_over and state.stat("got", 0) == 3
+    with pytest.raises(RulesetCheckError, match="'double' holds a yes/no value|yes/no"):
+        rulelang.loads('''game "Flags"
+players 1
+per player { got 0 }
+rule gain (double: yes/no) { got += double }
+turn { phase p { gain(yes)  end game "done" } }
+''')

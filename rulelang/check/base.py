@@ -11,7 +11,7 @@ from .. import ir
 from ..errors import Diagnostic, source_line
 from ..limits import DEFAULT, Limits
 from . import resolve
-from .types import ANY, CARD, NUM, PLAYER, TEXT, reserved_words
+from .types import ANY, BOOL, CARD, NUM, PLAYER, TEXT, reserved_words
 
 #: The default limits on what a ruleset may declare (hostile or mistaken
 #: input); ``check(rs, limits)`` takes others (see ``rulelang.limits``).
@@ -171,9 +171,11 @@ class CheckerBase:
             return CARD
         if param.type == "word":
             return TEXT
+        if param.type == "yes/no":
+            return BOOL
         if param.type in self.piece_sets:
             return f"piece:{param.type}"
         if report:
-            self.error(param, f"a parameter is a number, a player, a card, a word or a piece of a "
-                              f"set, not '{param.type}'{self.nearest(param.type, self.piece_sets, ('player', 'number', 'card', 'word'))}")
+            self.error(param, f"a parameter is a number, yes/no, a player, a card, a word or a "
+                              f"piece of a set, not '{param.type}'{self.nearest(param.type, self.piece_sets, ('player', 'number', 'card', 'word', 'yes/no'))}")
         return ANY

@@ -27,7 +27,8 @@ from .source import Source
 from .work import Work
 
 
-_PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE}
+_PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE,
+                                "yes/no": VALUE}
 
 
 class Program:

@@ -168,11 +168,12 @@ class TestDef:
 
 @attrs.frozen
 class Param:
-    """A rule's parameter: ``type`` is ``number`` (the default), ``player``
-    or the name of a piece set."""
+    """A rule's parameter: ``type`` is ``number`` (the default), ``yes/no``,
+    ``player``, ``card``, ``word`` or the name of a piece set."""
 
     name: str = _name()
-    type: str = _name(default="number")
+    type: str = _text("its kind: number, yes/no, player, card, word or a piece set",
+                      default="number")
     pos: Optional[Pos] = _pos()
 
 
