@@ -148,7 +148,10 @@ class Declarations(Statements):
                 if refill is None:
                     self.error(d, f"deck '{d.name}' refills from '{d.refill_from}', which is not "
                                   f"a pile{self.nearest(d.refill_from, self.piles)}")
-                elif isinstance(refill, ir.Pile) and refill.per_player:
+                elif d.per_player and not (isinstance(refill, ir.Pile) and refill.per_player):
+                    self.error(d, f"deck '{d.name}' is each player's own: it refills from a pile "
+                                  f"each player has, not from '{d.refill_from}'")
+                elif isinstance(refill, ir.Pile) and refill.per_player and not d.per_player:
                     self.error(d, f"deck '{d.name}' cannot refill from '{d.refill_from}', a pile "
                                   f"each player has")
 

@@ -343,7 +343,7 @@ class Expressions(CheckerBase):
             self.error(ref, f"there is no {kinds} '{ref.name}'{self.nearest(ref.name, self.piles)}")
             return
         decl = self.piles[ref.name]
-        per_player = isinstance(decl, ir.Pile) and decl.per_player
+        per_player = decl.per_player
         if ref.owner is not None:
             if not per_player:
                 self.error(ref, f"pile '{ref.name}' is shared; it has no owner")

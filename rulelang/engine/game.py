@@ -202,7 +202,8 @@ class Game:
                 st.v[seat * K + k] = init(st, probe)
         st.nshared = len(prog.shared_piles)
         st.piles = [list(prog.deck_contents.get(name, ())) for name in prog.shared_piles]
-        st.piles += [[] for _ in range(len(prog.player_piles) * n)]
+        st.piles += [list(prog.deck_contents.get(name, ())) for name in prog.player_piles
+                     for _ in range(n)]
         st.stack = [[prog.main_code, 0, 0] + [None] * prog.nlocals[prog.main_code]]
         st.waiting = WAIT_NONE
         st.actor = None

@@ -470,7 +470,8 @@ class Ctx:
                       f"        raise RuleFault({src.const(O.RUNAWAY)} % _lim)"]
         self.line_op(s, *lines)
         refill = self.prog.refill.get(s.source.name)
-        refill_i = self.prog.pile_index.get(refill) if refill else None
+        refill_i = None if refill is None else \
+            self.pile(ir.PileRef(refill, s.source.owner, s.source.pos))   # a player's own, for theirs
         op = self.emit(O.DrawOp(self.where(s), work, self.pile(s.source), self.pile(s.dest), refill_i,
                                 per_card=per_card))
         op.hooks = tuple(hooks)

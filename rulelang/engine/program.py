@@ -105,15 +105,19 @@ class Program:
             self.deck_contents[deck.name] = contents
         # An actor's piles are shared piles named ``actor.pile``.
         actor_piles = [attrs.evolve(p, name=f"{a.name}.{p.name}") for a in rs.actors for p in a.piles]
-        self.shared_piles = [d.name for d in rs.decks] + [p.name for p in rs.piles if not p.per_player] \
-            + [p.name for p in actor_piles]
-        self.player_piles = [p.name for p in rs.piles if p.per_player]
+        self.shared_piles = [d.name for d in rs.decks if not d.per_player] \
+            + [p.name for p in rs.piles if not p.per_player] + [p.name for p in actor_piles]
+        # A player's own decks first, then their other piles.
+        self.player_piles = [d.name for d in rs.decks if d.per_player] \
+            + [p.name for p in rs.piles if p.per_player]
         self.pile_index = {name: i for i, name in enumerate(self.shared_piles)}
         self.player_pile_index = {name: i for i, name in enumerate(self.player_piles)}
         self.hidden_piles = {p.name for p in (*rs.piles, *actor_piles) if p.hidden}
         self.shared_hidden = [name in self.hidden_piles for name in self.shared_piles]
-        self.player_hidden = [name in self.hidden_piles for name in self.player_piles]
         self.deck_names = {d.name for d in rs.decks}
+        self.player_hidden = [name in self.hidden_piles for name in self.player_piles]
+        #: per per-player pile: whether nobody sees its cards (a player's own deck)
+        self.player_secret = [name in self.deck_names for name in self.player_piles]
         #: per shared pile: whether nobody sees its cards (a deck, a hidden pile)
         self.shared_secret = [name in self.deck_names or name in self.hidden_piles
                               for name in self.shared_piles]

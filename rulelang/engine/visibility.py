@@ -97,8 +97,8 @@ def seen_by_pile(st: St) -> List[SeenBy]:
     table: Optional[List[SeenBy]] = prog.seen_by_pile.get(st.n)
     if table is None:
         table = [NOBODY if secret else EVERYONE for secret in prog.shared_secret]
-        for hidden in prog.player_hidden:
-            table += [(owner,) if hidden else EVERYONE for owner in range(st.n)]
+        for hidden, secret in zip(prog.player_hidden, prog.player_secret):
+            table += [NOBODY if secret else (owner,) if hidden else EVERYONE for owner in range(st.n)]
         prog.seen_by_pile[st.n] = table
     return table
 

@@ -84,11 +84,14 @@ class Card:
 @attrs.frozen
 class Deck:
     """A shuffled deck: the cards it starts with, and the pile shuffled back
-    into it when a draw finds it empty."""
+    into it when a draw finds it empty.  ``per_player``: every player starts
+    with a deck of these cards of their own (``deck draw per player``)."""
 
     name: str = _name()
     cards: Tuple[Card, ...] = _f("the cards it starts with", minItems=1)
     refill_from: Optional[str] = _name(default=None)
+    per_player: bool = _f("each player has a deck of these cards of their own (refilled from "
+                          "their own pile)", default=False)
     pos: Optional[Pos] = _pos()
 
 

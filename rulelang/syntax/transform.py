@@ -221,15 +221,21 @@ class ToIR(generate.ComponentLines, Expressions):
     def deck_decl(self, meta: Meta, c: List[Any]) -> Decl:
         name, rest = c[0], c[1:]
         refill = None
+        per_player = False
         cards = []
         for item in rest:
-            if isinstance(item, tuple) and item[0] == "refill":
+            if item == "per_player":
+                per_player = True
+            elif isinstance(item, tuple) and item[0] == "refill":
                 refill = item[1]
             elif isinstance(item, list):        # a line that stands for many (``card_gen``)
                 cards.extend(item)
             else:
                 cards.append(item)
-        return ("decks", ir.Deck(str(name), tuple(cards), refill, _pos(meta)), meta)
+        return ("decks", ir.Deck(str(name), tuple(cards), refill, per_player, _pos(meta)), meta)
+
+    def deck_per_player(self, meta: Meta, c: List[Any]) -> str:
+        return "per_player"
 
     def refill(self, meta: Meta, c: List[Any]) -> Tuple[str, str]:
         return ("refill", str(c[0]))

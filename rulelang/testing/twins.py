@@ -33,9 +33,10 @@ def _hidden_twin(st: St, viewer: Optional[int], rng: random.Random) -> Optional[
     prog = st.prog
     hidden = [i for i, name in enumerate(prog.shared_piles)
               if name in prog.deck_names or prog.shared_hidden[i]]
-    for j, is_hidden in enumerate(prog.player_hidden):
-        if is_hidden:
-            hidden += [st.nshared + j * st.n + seat for seat in range(st.n) if seat != viewer]
+    for j, (is_hidden, secret) in enumerate(zip(prog.player_hidden, prog.player_secret)):
+        if is_hidden or secret:     # (a player's own deck: hidden from its owner too)
+            hidden += [st.nshared + j * st.n + seat for seat in range(st.n)
+                       if secret or seat != viewer]
     pool = [c for i in hidden for c in st.piles[i]]
     stats = _hidden_stats(st, viewer)
     if len(pool) < 2 and not stats:
@@ -118,6 +119,9 @@ def _deck_twin(st: St) -> Optional[St]:
     prog = st.prog
     decks = [i for i, name in enumerate(prog.shared_piles)
              if name in prog.deck_names and len(set(st.piles[i])) > 1]
+    for j, secret in enumerate(prog.player_secret):
+        decks += [i for i in range(st.nshared + j * st.n, st.nshared + (j + 1) * st.n)
+                  if secret and len(set(st.piles[i])) > 1]
     if not decks:
         return None
     twin = st.clone()

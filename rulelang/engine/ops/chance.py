@@ -236,12 +236,12 @@ class DrawOp(Op):
     waits = True
 
     def __init__(self, where: Where, count: int, src: Compiled, dst: Compiled,
-                 refill: Optional[int], hooks: Sequence[Any] = (), per_card: int = 1) -> None:
+                 refill: Optional[Compiled], hooks: Sequence[Any] = (), per_card: int = 1) -> None:
         super().__init__(where)
         self.count = count
         self.src = src      # fn(st, fr) -> pile index
         self.dst = dst
-        self.refill = refill  # pile index or None
+        self.refill = refill  # fn(st, fr) -> the index of the pile it refills from, or None
         self.hooks = hooks    # the deck's 'on draw' rules: (cond or None, code)
         #: The work of each card drawn (see ``draw_work``; the draw
         #: statement counts it for the cards in the deck when it starts).
@@ -254,9 +254,10 @@ class DrawOp(Op):
             if fr[self.count] <= 0:
                 fr[PC] += 1
                 return True
-            if not src and self.refill is not None and piles[self.refill]:
-                src.extend(piles[self.refill])
-                piles[self.refill].clear()
+            if not src and self.refill is not None and piles[self.refill(st, fr)]:
+                rf = piles[self.refill(st, fr)]
+                src.extend(rf)
+                rf.clear()
                 n = len(src)
                 spend(st, n + LOG + draw_work(fr[self.count], n, self.per_card))
                 if st.logging:
@@ -352,7 +353,7 @@ class DrawOp(Op):
         else:
             # A refill counts the cards it moves and the draws it makes
             # possible (``ops.DrawOp``).
-            r.emit(d + 2, f"_rf = st.piles[{self.refill}]", "if not _rf:", "    break",
+            r.emit(d + 2, f"_rf = st.piles[{r.value(self.refill)}]", "if not _rf:", "    break",
                    "_src.extend(_rf)", "_rf.clear()", "_n = len(_src)")
             r.spend(d + 2, f"_n + {LOG} + {r.const(draw_work)}(_left, _n, {self.per_card})")
         r.emit(d + 1, "if _n > 1:", "    _r += 1", *["    " + line for line in r.SPLITMIX],

@@ -52,10 +52,11 @@ def _check_piles(spec: Spec, doc: Dict[str, Any], n: int) -> None:
     if len(piles) != want:
         raise SaveError("$.piles", f"the game has {nshared} shared piles and {nper} per player: "
                                    f"{want} with {n} players, not {len(piles)}")
+    cards_of_game = spec.deck_cards + Counter({c: k * n for c, k in spec.player_deck_cards.items()})
     have: Counter[int] = Counter()
     for pile in piles:
         have.update(pile)
-    if have == spec.deck_cards:
+    if have == cards_of_game:
         return
     names = prog.card_names
     have = Counter()
@@ -65,10 +66,10 @@ def _check_piles(spec: Spec, doc: Dict[str, Any], n: int) -> None:
                 raise _err(("piles", i, j), f"card id {c} does not exist (the decks hold ids "
                                             f"0 to {spec.ncards - 1})")
             have[c] += 1
-            if have[c] > spec.deck_cards[c]:
+            if have[c] > cards_of_game[c]:
                 raise _err(("piles", i, j), f"one {names[c]!r} too many: the decks hold "
-                                            f"{spec.deck_cards[c]}, and cards are never made")
-    for c, count in spec.deck_cards.items():
+                                            f"{cards_of_game[c]}, and cards are never made")
+    for c, count in cards_of_game.items():
         if have[c] != count:
             raise SaveError("$.piles", f"{count - have[c]} {names[c]!r} missing: the decks hold "
                                        f"{count}, the piles {have[c]}, and cards are never lost")

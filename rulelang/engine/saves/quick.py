@@ -122,6 +122,8 @@ def build(spec: Spec, cx: _Context) -> Quick:
     K, G = prog.K, len(spec.g_slots)
     nshared, nper = len(prog.shared_piles), len(prog.player_piles)
     cards = w.const(sorted(spec.deck_cards.elements()))
+    if spec.player_deck_cards:      # (the cards then depend on the players: the full check)
+        cards = "None"
     rest = w.const(tuple((k, s.ok) for k, s in STATE.fields.items() if k not in _OWN))
     lines = [
         "def quick(doc):",

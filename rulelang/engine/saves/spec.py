@@ -97,7 +97,11 @@ class Spec:
         self.words = frozenset(words)
         self._predicates: Dict[Kinds, Test] = {}
         self.ncards = len(prog.card_names)
-        self.deck_cards = Counter(c for cards in prog.deck_contents.values() for c in cards)
+        #: the cards the shared decks hold, and those each player's own decks hold
+        self.deck_cards = Counter(c for name in prog.shared_piles
+                                  for c in prog.deck_contents.get(name, ()))
+        self.player_deck_cards = Counter(c for name in prog.player_piles
+                                         for c in prog.deck_contents.get(name, ()))
         # Stats and pieces: (kinds, the value it starts at when that is also allowed, name).
         self.v_slots: List[Slot] = [(self._stat_kinds(s), None, f"'{s.name}'")
                                     for s in prog.player_stats]
