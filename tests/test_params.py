@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
+from fractions import Fraction
 
 import pytest
 
@@ -168,3 +170,34 @@ def test_the_command_line_gives_parameters_values(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == "error: parameter 'target' goes from 2 to 40, not 99"
     assert main(run + ["--param", "target"]) == 1
     assert capsys.readouterr().err.strip() == "error: --param takes NAME=NUMBER, not 'target'"
+
+
+COUNTED = '''game "Counts"
+players 2
+param wolves 3 from 1 to 9 "Wolves in the deck"
+const sheep = 4
+deck herd { Wolf x(wolves): bite 1  Sheep x(sheep)  "Lamb {n}" for n from 1 to 2 x(sheep) }
+pile field
+turn { phase a { draw 1 from herd to field  if size of herd is 0: end game "x" } }
+score { size of field }
+'''
+
+
+def test_a_card_count_may_be_a_parameter_or_a_constant():
+    game = rulelang.loads(COUNTED)
+    state = game.new_game(players=2, seed=0, chance="explicit")
+    odds = {m.label: m.probability for m in state.legal_moves()}
+    assert odds["draw Wolf"] == Fraction(3, 15) and odds["draw Lamb 2"] == Fraction(4, 15)
+    more = game.with_params({"wolves": 7}).new_game(players=2, seed=0)
+    assert more.pile("herd").count("Wolf") + more.pile("field").count("Wolf") == 7
+
+
+@pytest.mark.parametrize("count, message", [
+    ("x(nope)", "'nope' in x(nope) is not a constant or parameter"),
+    ("x(worked)", "needs a constant that is a number"),
+])
+def test_a_card_count_names_a_number_constant(count, message):
+    src = COUNTED.replace("Sheep x(sheep)", f"Sheep {count}").replace(
+        "const sheep = 4", "const sheep = 4\nconst worked = sheep + 1")
+    with pytest.raises(rulelang.RulesetCheckError, match=re.escape(message)):
+        rulelang.loads(src)

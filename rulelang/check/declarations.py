@@ -128,6 +128,8 @@ class Declarations(Statements):
                 self.cards.add(card.name)
                 if card.count < 1:
                     self.error(card, f"card '{card.name}' has count {card.count}: a card needs x1 or more")
+                if card.count_of is not None:
+                    self.count_of(card)
                 props: Set[str] = set()
                 for p in card.props:
                     if p.name in props:
@@ -236,12 +238,25 @@ class Declarations(Statements):
             for ph in rs.turn.phases:
                 self._declare(self.phases, "phase", ph, ph.name)
 
+    def count_of(self, card: ir.Card) -> None:
+        """``Wolf x(wolves)``: a number constant or parameter of 1 or more."""
+        c = self.consts.get(card.count_of or "")
+        if c is None:
+            self.error(card, f"'{card.count_of}' in x({card.count_of}) is not a constant or "
+                             f"parameter{self.nearest(card.count_of or '', self.consts)}")
+        elif not isinstance(c.value, ir.Num):
+            self.error(card, f"x({card.count_of}) needs a constant that is a number, not a value "
+                             f"worked out")
+        elif c.value.value < 1:
+            self.error(card, f"'{card.count_of}' is {c.value.value}: card '{card.name}' needs "
+                             f"x1 or more")
+
     def sizes(self) -> None:
         """The limits on how much a ruleset declares: cards, table rows,
         pieces, and stats with piece values and constants, each counted over
         the whole ruleset and reported at the declaration that goes past it."""
         rs, lim = self.rs, self.limits
-        self.past(((d, sum(c.count for c in d.cards)) for d in rs.decks), lim.max_cards,
+        self.past(((d, sum(ir.copies(c, rs) for c in d.cards)) for d in rs.decks), lim.max_cards,
                   "the decks hold {} cards; the limit is {} (Limits.max_cards)")
         self.past(((t, len(t.rows)) for t in rs.tables), lim.max_rows,
                   "the tables have {} rows in all; the limit is {} (Limits.max_rows)")

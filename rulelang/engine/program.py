@@ -101,7 +101,7 @@ class Program:
                 self.card_by_name.setdefault(card.name, cid)
                 for prop in card.props:
                     self.card_props.setdefault(prop.name, {})[cid] = _literal(prop.value)
-                contents.extend([cid] * card.count)
+                contents.extend([cid] * ir.copies(card, rs))
             self.deck_contents[deck.name] = contents
         # An actor's piles are shared piles named ``actor.pile``.
         actor_piles = [attrs.evolve(p, name=f"{a.name}.{p.name}") for a in rs.actors for p in a.piles]

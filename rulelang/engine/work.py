@@ -52,7 +52,7 @@ class Work:
         rs = prog.rs
         self.prog = prog
         self.players = max(rs.max_players, 1)
-        self.cards = sum(c.count for d in rs.decks for c in d.cards)
+        self.cards = sum(ir.copies(c, rs) for d in rs.decks for c in d.cards)
         self.pieces = {ps.name: len(ps.pieces) for ps in rs.pieces}
         self.memo: Dict[int, int] = {}
         self.reroll = 0

@@ -75,9 +75,15 @@ class Prop:
 
 @attrs.frozen
 class Card:
+    """A card of a deck: ``count`` copies, or as many as the constant or
+    parameter ``count_of`` says (``Wolf x(wolves)``)."""
+
     name: str = _text()
-    count: int = _f("copies of this card in the deck", minimum=1)
+    count: int = _f("copies of this card in the deck (unless count_of names how many)",
+                    minimum=1)
     props: Tuple[Prop, ...] = ()
+    count_of: Optional[str] = _name("a constant or parameter whose value is the number of "
+                                    "copies", default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -271,6 +277,18 @@ def constants(rs: "Ruleset") -> Tuple[Const, ...]:
     made with other values is compiled from a ruleset that has them as
     its defaults), then the ``const`` declarations (which may use them)."""
     return tuple(Const(p.name, Num(p.default, p.pos), p.pos) for p in rs.params) + rs.consts
+
+
+def copies(card: Card, rs: "Ruleset") -> int:
+    """How many copies of ``card`` its deck holds: its ``count``, or the
+    value of the number constant or parameter ``count_of`` names (the
+    checker refuses any other; 0 when it names none)."""
+    if card.count_of is None:
+        return card.count
+    for c in constants(rs):
+        if c.name == card.count_of:
+            return c.value.value if isinstance(c.value, Num) else 0
+    return 0
 
 
 @attrs.frozen

@@ -94,14 +94,15 @@ class ComponentLines(Transformer[Token, ir.Ruleset]):
         """(label, generators, COUNT tokens, properties) of a ``*_gen`` line."""
         label, rest = _unquote(c[0]), c[1:]
         gens = [x for x in rest if isinstance(x, tuple)]
-        counts = [x for x in rest if isinstance(x, Token) and x.type == "COUNT"]
+        counts = [x for x in rest if isinstance(x, Token) and x.type in ("COUNT", "COUNT_OF")]
         props = [x for x in rest if not isinstance(x, (tuple, Token))]
         return label, gens, counts, props
 
     def card_gen(self, meta: Meta, c: List[Any]) -> List[ir.Card]:
         label, gens, counts, props = self._generated(meta, c)
-        count = self._num(counts[0], 1) if counts else 1
-        return [ir.Card(name, count, given, _pos(meta)) for name, given in
+        count_of = str(counts[0])[2:-1] if counts and counts[0].type == "COUNT_OF" else None
+        count = self._num(counts[0], 1) if counts and count_of is None else 1
+        return [ir.Card(name, count, given, count_of, pos=_pos(meta)) for name, given in
                 expand(label, gens, props, self.max_cards, self._error, meta)]
 
     def piece_gen(self, meta: Meta, c: List[Any]) -> List[ir.Piece]:

@@ -18,7 +18,7 @@ _TERMINAL_WORDS = {
     "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number",
     "STRING": 'a "quoted text"', "DIE": "a die such as d6",
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'",
-    "COLON": "':'", "EQ": "'='", "COUNT": "a count such as x10",
+    "COLON": "':'", "EQ": "'='", "COUNT": "a count such as x10", "COUNT_OF": "a count such as x(wolves)",
     "CMP": "a comparison such as <=", "ASSIGN_OP": "'+=' or '-='",
     "COMMA": "','", "DOT": "'.'", "EXTREME": "highest or lowest",
     "OTHER": "other", "PLUS": "+", "MINUS": "-", "MUL_OP": "* / or %", "$END": "the end of the file",

@@ -243,13 +243,16 @@ class ToIR(generate.ComponentLines, Expressions):
     def card_def(self, meta: Meta, c: List[Any]) -> ir.Card:
         label, rest = c[0], c[1:]
         count = 1
+        count_of = None
         props = []
         for item in rest:
             if isinstance(item, Token) and item.type == "COUNT":
                 count = self._num(item, 1)
+            elif isinstance(item, Token) and item.type == "COUNT_OF":
+                count_of = str(item)[2:-1]
             else:
                 props.append(item)
-        return ir.Card(label, count, tuple(props), _pos(meta))
+        return ir.Card(label, count, tuple(props), count_of, pos=_pos(meta))
 
     def card_prop(self, meta: Meta, c: List[Any]) -> ir.Prop:
         return ir.Prop(str(c[0]), c[1], _pos(meta))
