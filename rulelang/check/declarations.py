@@ -56,16 +56,7 @@ class Declarations(Statements):
             if s.spaces:
                 self.track(s)
         for s in rs.stats:
-            if s.values:
-                self.stat_types[s.name] = TEXT
-            elif isinstance(s.initial, ir.Bool):
-                self.stat_types[s.name] = BOOL
-            elif isinstance(s.initial, ir.NoneLit):
-                self.stat_types[s.name] = PLAYER
-            elif isinstance(s.initial, ir.Num):
-                self.stat_types[s.name] = NUM
-            else:
-                self.stat_types[s.name] = ANY
+            self.stat_types[s.name] = self.declared_type(s) or ANY
             lo, hi = self.bound(s, s.min), self.bound(s, s.max)
             if lo is not None and hi is not None and lo > hi:
                 self.error(s, f"stat '{s.name}' has min {lo} above max {hi}")
@@ -178,19 +169,10 @@ class Declarations(Statements):
                 elif st.spaces is not None:
                     self.error(st, f"a track belongs to the game, not to actor '{a.name}'")
                 key = f"{a.name}.{st.name}"
-                if st.values:
-                    self.stat_types[key] = TEXT
-                    for v in st.values:
-                        self.enum_values.setdefault(v, key)
-                elif isinstance(st.initial, ir.Bool):
-                    self.stat_types[key] = BOOL
-                elif isinstance(st.initial, ir.NoneLit):
-                    self.stat_types[key] = PLAYER
-                elif isinstance(st.initial, ir.Num):
-                    self.stat_types[key] = NUM
-                else:
-                    self.stat_types[key] = self.expr(
-                        st.initial, Scope(player=False, no_rolls=DECL_ROLL.format(what="a starting value")))
+                for v in st.values or ():
+                    self.enum_values.setdefault(v, key)
+                self.stat_types[key] = self.declared_type(st) or self.expr(
+                    st.initial, Scope(player=False, no_rolls=DECL_ROLL.format(what="a starting value")))
                 self.bound(st, st.min)
                 self.bound(st, st.max)
             self.actor_stats[a.name] = stats
@@ -308,6 +290,20 @@ class Declarations(Statements):
         if 2 <= t.sides <= self.limits.max_die_sides and missing:
             self.error(t, f"table '{t.name}' has no row for a roll of "
                           f"{', '.join(map(str, missing))}")
+
+    @staticmethod
+    def declared_type(s: ir.Stat) -> Optional[str]:
+        """A stat's type as its declaration says it (words, or a literal
+        start), or None when it starts at an expression."""
+        if s.values:
+            return TEXT
+        if isinstance(s.initial, ir.Bool):
+            return BOOL
+        if isinstance(s.initial, ir.NoneLit):
+            return PLAYER
+        if isinstance(s.initial, ir.Num):
+            return NUM
+        return None
 
     def stat_sight(self, s: ir.Stat) -> None:
         """Who may see a stat: a hidden one needs an owner; a track and a

@@ -254,8 +254,8 @@ class DrawOp(Op):
             if fr[self.count] <= 0:
                 fr[PC] += 1
                 return True
-            if not src and self.refill is not None and piles[self.refill(st, fr)]:
-                rf = piles[self.refill(st, fr)]
+            rf = piles[self.refill(st, fr)] if not src and self.refill is not None else None
+            if rf:
                 src.extend(rf)
                 rf.clear()
                 n = len(src)
