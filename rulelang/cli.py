@@ -245,8 +245,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 1
     players = game.min_players if args.players is None else args.players
     if not game.min_players <= players <= game.max_players:
-        print(f"error: {game.title} is for {game.min_players} to {game.max_players} players, "
-              f"not {players}", file=sys.stderr)
+        print(f"error: {game.title} is for {game.players_text}, not {players}", file=sys.stderr)
         return 2
     if args.games < 1:
         print(f"error: --games is how many games to play, at least 1, not {args.games}",

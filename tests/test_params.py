@@ -201,3 +201,92 @@ def test_a_card_count_names_a_number_constant(count, message):
         "const sheep = 4", "const sheep = 4\nconst worked = sheep + 1")
     with pytest.raises(rulelang.RulesetCheckError, match=re.escape(message)):
         rulelang.loads(src)
+
+
+PAWNS = '''game "Pawns"
+players 2..most
+param most 4 from 2 to 6 "Most players"
+param pawns 3 from 1 to 5 "Pawns each"
+param low 1 from 1 to 3
+const top = 3
+pieces pawn {
+    state { home yes }
+    "Pawn {n}" for n from 1 to pawns: number n
+}
+deck cards { "Card {n}" for n from low to top x2 }
+per player { pts 0 }
+turn { phase go { for each pawn as p where p.home { pts += p.number } } }
+end "once" when round > 1
+score { pts }
+'''
+
+
+def test_a_generated_range_may_end_at_a_parameter_or_a_constant():
+    """``for n from 1 to pawns``: the game has the components of the
+    parameter's value, no more; a constant end is just its number."""
+    game = rulelang.loads(PAWNS)
+    assert game.prog.piece_names["pawn"] == ["Pawn 1", "Pawn 2", "Pawn 3"]
+    assert game.prog.deck_contents["cards"] == [0, 0, 1, 1, 2, 2]
+    five = game.with_params({"pawns": 5, "low": 3})
+    assert five.prog.piece_names["pawn"] == [f"Pawn {n}" for n in range(1, 6)]
+    assert [five.prog.card_names[c] for c in five.prog.deck_contents["cards"]] == ["Card 3"] * 2
+    state = five.new_game(players=2, seed=1)
+    assert [state.stat("pts", p) for p in (0, 1)] == [15, 15]     # 1 + 2 + 3 + 4 + 5 each
+    assert game.with_params({"pawns": 1}).new_game(players=2, seed=1).stat("pts", 0) == 1
+
+
+def test_the_ir_lists_every_component_with_the_values_it_is_in_the_game_for():
+    """The IR stays a flat list (the widest values' components), each past
+    the narrowest saying when it is present; JSON keeps it."""
+    rs = rulelang.loads(PAWNS).ruleset
+    pawns = rs.pieces[0].pieces
+    assert [p.name for p in pawns] == [f"Pawn {n}" for n in range(1, 6)]
+    assert pawns[0].present == () and pawns[4].present == (rulelang.ir.Presence("pawns", at_least=5),)
+    assert [c.present for c in rs.decks[0].cards] == [
+        (rulelang.ir.Presence("low", at_most=1),), (rulelang.ir.Presence("low", at_most=2),), ()]
+    data = serialize.to_data(rs)
+    assert serialize.from_data(json.loads(json.dumps(data))) == rs
+
+
+def test_a_save_of_a_game_with_fewer_components_restores_it():
+    game = rulelang.loads(PAWNS)
+    state = game.new_game(players=2, seed=3, params={"pawns": 2})
+    again = game.restore(state.to_json())
+    assert again == state and again.game.prog.piece_names["pawn"] == ["Pawn 1", "Pawn 2"]
+
+
+def test_the_player_range_may_end_at_a_parameter():
+    game = rulelang.loads(PAWNS)
+    assert (game.min_players, game.max_players) == (2, 4)
+    with pytest.raises(ValueError, match=re.escape(
+            "Pawns is for 2 to 4 players (the parameter 'most' sets the most), not 6")):
+        game.new_game(players=6)
+    six = game.new_game(players=6, params={"most": 6})
+    assert six.players == 6 and six.game.max_players == 6
+    fixed = rulelang.loads(PAWNS.replace("players 2..most", "players top"))
+    assert (fixed.min_players, fixed.max_players, fixed.ruleset.max_players_of) == (3, 3, None)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("to pawns", "to nope", "p.rules:9:32:"),
+    ("to pawns", "to nope", "'nope' is not a parameter or a constant that is a number"),
+    ("players 2..most", "players 2..nope", "p.rules:2:12:"),
+    ("players 2..most", "players 2..nope", "'players' needs numbers"),
+])
+def test_a_range_end_that_is_no_number_is_refused_where_it_is_written(old, new, message):
+    with pytest.raises(rulelang.RulesetSyntaxError, match=re.escape(message)):
+        rulelang.loads(PAWNS.replace(old, new), "p.rules")
+
+
+def test_a_document_whose_components_name_no_parameter_is_refused():
+    """A JSON ruleset is checked as a rule file is: a ``present`` naming no
+    parameter, or a player range that does not follow its parameter."""
+    rs = rulelang.loads(PAWNS).ruleset
+    data = serialize.to_data(rs)
+    data["pieces"][0]["pieces"][1]["present"][0]["param"] = "ghost"
+    with pytest.raises(RulesetCheckError, match="'ghost', which is not a parameter"):
+        rulelang.trust.checked(serialize.from_data(data))
+    data = serialize.to_data(rs)
+    data["max_players"] = 5
+    with pytest.raises(RulesetCheckError, match="'most' is not a parameter whose value is 5"):
+        rulelang.trust.checked(serialize.from_data(data))

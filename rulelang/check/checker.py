@@ -22,6 +22,10 @@ class Checker(Declarations):
     def run(self) -> List[Diagnostic]:
         rs = self.rs
         where = ir.At(rs.players_pos)
+        params = {p.name: p.default for p in rs.params}
+        for end, value in ((rs.min_players_of, rs.min_players), (rs.max_players_of, rs.max_players)):
+            if end is not None and params.get(end) != value:
+                self.error(where, f"players: '{end}' is not a parameter whose value is {value}")
         if rs.min_players < 1:
             self.error(where, f"players {rs.min_players}..{rs.max_players}: a game needs at least 1 player")
         if rs.max_players < rs.min_players:

@@ -4,7 +4,7 @@ with what each may see."""
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .. import ir
 from .base import Field
@@ -121,6 +121,7 @@ class Declarations(Statements):
                     self.error(card, f"card '{card.name}' has count {card.count}: a card needs x1 or more")
                 if card.count_of is not None:
                     self.count_of(card)
+                self.presence(card, f"card '{card.name}'")
                 props: Set[str] = set()
                 for p in card.props:
                     if p.name in props:
@@ -219,6 +220,14 @@ class Declarations(Statements):
         if rs.turn is not None:
             for ph in rs.turn.phases:
                 self._declare(self.phases, "phase", ph, ph.name)
+
+    def presence(self, thing: Union[ir.Card, ir.Piece], what: str) -> None:
+        """A component's ``present`` conditions name parameters."""
+        params = {p.name for p in self.rs.params}
+        for cond in thing.present:
+            if cond.param not in params:
+                self.error(thing, f"{what} is in the game for some values of '{cond.param}', "
+                                  f"which is not a parameter")
 
     def count_of(self, card: ir.Card) -> None:
         """``Wolf x(wolves)``: a number constant or parameter of 1 or more."""
@@ -404,6 +413,7 @@ class Declarations(Statements):
             if piece.name in names:
                 self.error(piece, f"piece '{piece.name}' appears twice in '{ps.name}'")
             names.add(piece.name)
+            self.presence(piece, f"piece '{piece.name}'")
             for prop, kind in self.printed(piece.props, f"piece '{piece.name}'"):
                 value = prop.value
                 if prop.name in fields and fields[prop.name][1]:
@@ -423,6 +433,9 @@ class Declarations(Statements):
                     fields[prop.name] = (kind, False, None)
         if not ps.pieces:
             self.error(ps, f"piece set '{ps.name}' has no pieces")
+        elif not ir.pieces_of(ps, self.rs):
+            self.error(ps, f"piece set '{ps.name}' has no pieces with these parameter values ("
+                           + ", ".join(f"{p.name} {p.default}" for p in self.rs.params) + ")")
         self.piece_fields[ps.name] = fields
 
     def bound(self, stat: ir.Stat, e: Optional[ir.Bound]) -> Optional[int]:

@@ -11,9 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
-import attrs
-
-from .. import trust
+from .. import ir, trust
 from ..errors import RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import saves as _saves
@@ -62,6 +60,16 @@ class Game:
         return self.ruleset.max_players
 
     @property
+    def players_text(self) -> str:
+        """The players this game is for, in words, naming the parameters
+        that set them (``2 to 4 players (the parameter 'most' sets the most)``)."""
+        rs = self.ruleset
+        text = f"{rs.min_players} to {rs.max_players} players"
+        named = [f"'{p}' sets the {end}" for p, end in ((rs.min_players_of, "fewest"),
+                                                       (rs.max_players_of, "most")) if p]
+        return f"{text} (the parameter {' and '.join(named)})" if named else text
+
+    @property
     def options(self) -> Dict[str, List[str]]:
         """Setup options and their choices (for ``new_game(options=...)``)."""
         return {o.name: [c.label for c in o.choices] for o in self.ruleset.options}
@@ -103,8 +111,7 @@ class Game:
             return base
         found = base._with.get(key)
         if found is None:
-            rs = attrs.evolve(base.ruleset, params=tuple(
-                attrs.evolve(p, default=values[p.name]) for p in base.ruleset.params))
+            rs = ir.with_values(base.ruleset, values)
             prog = base.prog
             rs = trust.checked(rs, prog.limits)
             found = type(base)(compile_ruleset(rs, prog.limits), base.limits)
@@ -156,8 +163,7 @@ class Game:
         prog = self.prog
         n = self.min_players if players is None else players
         if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
-            raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} "
-                             f"players, not {players!r}")
+            raise ValueError(f"{self.title} is for {self.players_text}, not {players!r}")
         if chance not in ("sample", "explicit"):
             raise ValueError(f"chance must be 'sample' or 'explicit', not {chance!r}")
         if options:

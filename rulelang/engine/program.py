@@ -215,13 +215,13 @@ class Program:
         self.piece_init: List[Any] = []     # starting values, in st.g order after the globals
         base = len(self.global_stats)
         for ps in rs.pieces:
-            self.piece_names[ps.name] = [p.name for p in ps.pieces]
+            self.piece_names[ps.name] = [p.name for p in ir.pieces_of(ps, rs)]
             self.piece_slot[ps.name] = {st.name: k for k, st in enumerate(ps.state)}
             self.piece_K[ps.name] = len(ps.state)
             self.piece_base[ps.name] = base
-            base += len(ps.state) * len(ps.pieces)
+            base += len(ps.state) * len(ir.pieces_of(ps, rs))
             attrs_of: Dict[str, List[Any]] = {}
-            for i, piece in enumerate(ps.pieces):
+            for i, piece in enumerate(ir.pieces_of(ps, rs)):
                 given = {prop.name: _literal(prop.value) for prop in piece.props}
                 for st in ps.state:
                     self.piece_init.append(given.get(st.name, _literal(st.initial)))
@@ -229,7 +229,7 @@ class Program:
                     if name not in self.piece_slot[ps.name]:
                         column = attrs_of.get(name)
                         if column is None:      # (made once: not a list a piece)
-                            column = attrs_of[name] = [None] * len(ps.pieces)
+                            column = attrs_of[name] = [None] * len(self.piece_names[ps.name])
                         column[i] = value
             self.piece_attr[ps.name] = attrs_of
         #: set -> (what each piece shows that never changes: its name and

@@ -53,7 +53,7 @@ class Work:
         self.prog = prog
         self.players = max(rs.max_players, 1)
         self.cards = sum(ir.copies(c, rs) for d in rs.decks for c in d.cards)
-        self.pieces = {ps.name: len(ps.pieces) for ps in rs.pieces}
+        self.pieces = {ps.name: len(ir.pieces_of(ps, rs)) for ps in rs.pieces}
         self.memo: Dict[int, int] = {}
         self.reroll = 0
         self.reroll = self.expr(rs.reroll.cond) if rs.reroll is not None else 0

@@ -4,7 +4,7 @@ score) and the ``Ruleset`` that holds them all, as frozen attrs classes."""
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Mapping, Optional, Tuple, Union
 
 import attrs
 
@@ -74,9 +74,23 @@ class Prop:
 
 
 @attrs.frozen
+class Presence:
+    """When a component is in the game at all: while the parameter
+    ``param`` is at least ``at_least`` and at most ``at_most``.  A line
+    generated over a range a parameter bounds (``"Pawn {n}" for n from 1 to
+    pawns``) stands for components enough for the parameter's widest
+    value; each of them past its narrowest carries one of these."""
+
+    param: str = _name()
+    at_least: Optional[int] = _f("the parameter's lowest value with this component", default=None)
+    at_most: Optional[int] = _f("the parameter's highest value with this component", default=None)
+
+
+@attrs.frozen
 class Card:
     """A card of a deck: ``count`` copies, or as many as the constant or
-    parameter ``count_of`` says (``Wolf x(wolves)``)."""
+    parameter ``count_of`` says (``Wolf x(wolves)``); none while a
+    ``present`` condition fails."""
 
     name: str = _text()
     count: int = _f("copies of this card in the deck (unless count_of names how many)",
@@ -84,6 +98,8 @@ class Card:
     props: Tuple[Prop, ...] = ()
     count_of: Optional[str] = _name("a constant or parameter whose value is the number of "
                                     "copies", default=None)
+    present: Tuple[Presence, ...] = _f("the parameter values the card is in the game for "
+                                       "(all of them when empty)", default=())
     pos: Optional[Pos] = _pos()
 
 
@@ -134,6 +150,8 @@ class Space:
 class Piece:
     name: str = _text()
     props: Tuple[PieceProp, ...] = ()
+    present: Tuple[Presence, ...] = _f("the parameter values the piece is in the game for "
+                                       "(all of them when empty)", default=())
     pos: Optional[Pos] = _pos()
 
 
@@ -279,10 +297,35 @@ def constants(rs: "Ruleset") -> Tuple[Const, ...]:
     return tuple(Const(p.name, Num(p.default, p.pos), p.pos) for p in rs.params) + rs.consts
 
 
+def present(component: Union[Card, Piece], rs: "Ruleset") -> bool:
+    """Whether ``component`` is in the game made with ``rs``'s parameter
+    values (its defaults): every ``present`` condition holds (the checker
+    refuses one naming no parameter; such a one fails)."""
+    if not component.present:
+        return True
+    values = {p.name: p.default for p in rs.params}
+    for cond in component.present:
+        v = values.get(cond.param)
+        if v is None or (cond.at_least is not None and v < cond.at_least) \
+                or (cond.at_most is not None and v > cond.at_most):
+            return False
+    return True
+
+
+def pieces_of(ps: PieceSet, rs: "Ruleset") -> Tuple[Piece, ...]:
+    """The pieces of ``ps`` in the game made with ``rs``'s parameter values."""
+    if all(not p.present for p in ps.pieces):
+        return ps.pieces
+    return tuple(p for p in ps.pieces if present(p, rs))
+
+
 def copies(card: Card, rs: "Ruleset") -> int:
     """How many copies of ``card`` its deck holds: its ``count``, or the
     value of the number constant or parameter ``count_of`` names (the
-    checker refuses any other; 0 when it names none)."""
+    checker refuses any other; 0 when it names none), and none while the
+    card is not ``present``."""
+    if card.present and not present(card, rs):
+        return 0
     if card.count_of is None:
         return card.count
     for c in constants(rs):
@@ -332,3 +375,18 @@ class Ruleset:
     source: str = attrs.field(default="", eq=False, repr=False)
     pos: Optional[Pos] = _pos()
     players_pos: Optional[Pos] = _pos()
+    min_players_of: Optional[str] = _name("a parameter whose value is the fewest players "
+                                          "(then min_players is its default)", default=None)
+    max_players_of: Optional[str] = _name("a parameter whose value is the most players "
+                                          "(then max_players is its default)", default=None)
+
+
+def with_values(rs: Ruleset, values: Mapping[str, int]) -> Ruleset:
+    """``rs`` for a game made with other parameter values: each named
+    parameter's default is its value, and a player range a parameter
+    bounds follows it (components follow through ``present``)."""
+    params = tuple(attrs.evolve(p, default=values.get(p.name, p.default)) for p in rs.params)
+    new = {p.name: p.default for p in params}
+    return attrs.evolve(rs, params=params,
+                        min_players=new.get(rs.min_players_of or "", rs.min_players),
+                        max_players=new.get(rs.max_players_of or "", rs.max_players))

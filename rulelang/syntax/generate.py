@@ -2,13 +2,21 @@
 that stands for many (``"{rank} of {suit}" for rank from 1 to 13 and suit
 in hearts, spades: rank rank, suit suit``).  The parser expands such a line
 into the cards or pieces it stands for, so the IR, its JSON form and the
-engine see every component written out, as if by hand."""
+engine see every component written out, as if by hand.
+
+A range's end may be a constant or a parameter (``for n from 1 to
+pawns``).  Such a line waits until the whole file is read (``Pending``),
+then stands for the components of the parameter's widest value; those
+the narrowest leaves out carry an ``ir.Presence`` saying for which
+values they are in the game."""
 
 from __future__ import annotations
 
 import itertools
 import re
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, NoReturn, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
+
+import attrs
 
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
@@ -19,12 +27,42 @@ from .places import pos as _pos, unquote as _unquote
 #: One generator: (its name, the values it goes through, where it is written).
 Generator = Tuple[str, Sequence[Union[int, str]], Any]
 
+#: What a range's end may name: constant name -> its number, parameter name -> it.
+Numbers = Dict[str, Union[int, ir.GameParam]]
+
+
+@attrs.frozen
+class Span:
+    """A range one of whose ends is a name (``n from 1 to pawns``)."""
+
+    name: str
+    low: Union[int, Token]
+    high: Union[int, Token]
+    at: Any
+
+
+@attrs.frozen
+class Pending:
+    """A line of a deck or piece set whose range names a constant or
+    parameter: what it says, expanded by ``ComponentLines.expand_pending``
+    once the file's constants and parameters are known."""
+
+    kind: str                       # "card" or "piece"
+    label: str
+    gens: Tuple[Union[Generator, Span], ...]
+    count: int
+    count_of: Optional[str]
+    props: Tuple[Any, ...]
+    at: Any
+
 _PLACE = re.compile(r"\{([^{}]*)\}")
 
 
 def expand(label: str, gens: Sequence[Generator], props: Sequence[Any], most: int,
-           error: Callable[[Any, str], NoReturn], where: Any) -> List[Tuple[str, Tuple[Any, ...]]]:
-    """(name, props) of every component ``label`` stands for: one for each
+           error: Callable[[Any, str], NoReturn], where: Any
+           ) -> List[Tuple[str, Tuple[Any, ...], Dict[str, Union[int, str]]]]:
+    """(name, props, each generator's value) of every component ``label``
+    stands for: one for each
     combination of the generators' values, the first generator outermost;
     ``{name}`` in the label and a property whose value is a generator's
     name take that generator's value.  More than ``most`` components, a
@@ -47,7 +85,7 @@ def expand(label: str, gens: Sequence[Generator], props: Sequence[Any], most: in
     for combo in itertools.product(*(values for _, values, _ in gens)):
         given: Dict[str, Union[int, str]] = dict(zip(names, combo))
         name = _PLACE.sub(_filler(given), label)
-        out.append((name, tuple(_given(p, given) for p in props)))
+        out.append((name, tuple(_given(p, given) for p in props), given))
     return out
 
 
@@ -79,13 +117,18 @@ class ComponentLines(Transformer[Token, ir.Ruleset]):
         def _num(self, tok: Token, skip: int = 0) -> int: ...
         def _error(self, meta_or_tok: Union[Meta, Token], message: str) -> NoReturn: ...
 
-    def gen_range(self, meta: Meta, c: List[Any]) -> Generator:
-        low, high = self._num(c[1]), self._num(c[2])
+    def gen_range(self, meta: Meta, c: List[Any]) -> Union[Generator, Span]:
+        ends = [self._num(t) if t.type == "SIGNED_INT" else t for t in c[1:3]]
+        if not all(isinstance(e, int) for e in ends):
+            return Span(str(c[0]), ends[0], ends[1], meta)
+        return self._range(str(c[0]), ends[0], ends[1], meta)
+
+    def _range(self, name: str, low: int, high: int, meta: Any) -> Generator:
         if low > high:
-            self._error(meta, f"'{c[0]}' goes from {low} to {high}: nothing to count")
+            self._error(meta, f"'{name}' goes from {low} to {high}: nothing to count")
         if high - low >= self.max_cards:
-            self._error(meta, f"'{c[0]}' counts more than {self.max_cards} values (Limits.max_cards)")
-        return (str(c[0]), range(low, high + 1), meta)
+            self._error(meta, f"'{name}' counts more than {self.max_cards} values (Limits.max_cards)")
+        return (name, range(low, high + 1), meta)
 
     def gen_words(self, meta: Meta, c: List[Any]) -> Generator:
         return (str(c[0]), [str(w) for w in c[1:]], meta)
@@ -93,19 +136,78 @@ class ComponentLines(Transformer[Token, ir.Ruleset]):
     def _generated(self, meta: Meta, c: List[Any]) -> Tuple[str, List[Any], List[Any], List[Any]]:
         """(label, generators, COUNT tokens, properties) of a ``*_gen`` line."""
         label, rest = _unquote(c[0]), c[1:]
-        gens = [x for x in rest if isinstance(x, tuple)]
+        gens = [x for x in rest if isinstance(x, (tuple, Span))]
         counts = [x for x in rest if isinstance(x, Token) and x.type in ("COUNT", "COUNT_OF")]
-        props = [x for x in rest if not isinstance(x, (tuple, Token))]
+        props = [x for x in rest if not isinstance(x, (tuple, Span, Token))]
         return label, gens, counts, props
 
-    def card_gen(self, meta: Meta, c: List[Any]) -> List[ir.Card]:
+    def card_gen(self, meta: Meta, c: List[Any]) -> List[Union[ir.Card, Pending]]:
         label, gens, counts, props = self._generated(meta, c)
         count_of = str(counts[0])[2:-1] if counts and counts[0].type == "COUNT_OF" else None
         count = self._num(counts[0], 1) if counts and count_of is None else 1
-        return [ir.Card(name, count, given, count_of, pos=_pos(meta)) for name, given in
-                expand(label, gens, props, self.max_cards, self._error, meta)]
+        line = Pending("card", label, tuple(gens), count, count_of, tuple(props), meta)
+        return [line] if any(isinstance(g, Span) for g in gens) else list(self._made(line, {}))
 
-    def piece_gen(self, meta: Meta, c: List[Any]) -> List[ir.Piece]:
+    def piece_gen(self, meta: Meta, c: List[Any]) -> List[Union[ir.Piece, Pending]]:
         label, gens, _, props = self._generated(meta, c)
-        return [ir.Piece(name, given, _pos(meta)) for name, given in
-                expand(label, gens, props, self.max_pieces, self._error, meta)]
+        line = Pending("piece", label, tuple(gens), 1, None, tuple(props), meta)
+        return [line] if any(isinstance(g, Span) for g in gens) else list(self._made(line, {}))
+
+    def expand_pending(self, items: Sequence[Any], numbers: Numbers) -> Tuple[Any, ...]:
+        """``items`` (a deck's cards or a set's pieces) with each ``Pending``
+        line replaced by the components it stands for."""
+        out: List[Any] = []
+        for item in items:
+            out.extend(self._made(item, numbers) if isinstance(item, Pending) else [item])
+        return tuple(out)
+
+    def _made(self, line: Pending, numbers: Numbers) -> List[Any]:
+        """The cards or pieces of one generated line, each with the
+        ``present`` conditions its values of parameter-bounded ranges need."""
+        gens: List[Generator] = []
+        conditions: Dict[str, Callable[[int], List[ir.Presence]]] = {}
+        for g in line.gens:
+            if isinstance(g, Span):
+                low, low_if = self._end(g.low, numbers, True)
+                high, high_if = self._end(g.high, numbers, False)
+                gens.append(self._range(g.name, low, high, g.at))
+                conditions[g.name] = _both(low_if, high_if)
+            else:
+                gens.append(g)
+        most = self.max_cards if line.kind == "card" else self.max_pieces
+        made: List[Any] = []
+        for name, props, given in expand(line.label, gens, line.props, most, self._error, line.at):
+            present = tuple(p for g, cond in conditions.items() for p in cond(int(given[g])))
+            if line.kind == "card":
+                made.append(ir.Card(name, line.count, props, line.count_of, present,
+                                    pos=_pos(line.at)))
+            else:
+                made.append(ir.Piece(name, props, present, pos=_pos(line.at)))
+        return made
+
+    def _end(self, end: Union[int, Token], numbers: Numbers, low: bool
+             ) -> Tuple[int, Callable[[int], List[ir.Presence]]]:
+        """One end of a range: its widest value, and the conditions a value
+        of the range needs to be in the game (none for a number or a
+        constant; for a parameter, being within its reach)."""
+        if isinstance(end, int):
+            return end, _always
+        found = numbers.get(str(end))
+        if isinstance(found, int):
+            return found, _always
+        if found is None:
+            self._error(end, f"'{end}' is not a parameter or a constant that is a number: a "
+                             f"range goes between numbers")
+        p = found
+        if low:      # a value below the parameter's highest needs it to be at most that value
+            return p.low, lambda v: [ir.Presence(p.name, at_most=v)] if v < p.high else []
+        return p.high, lambda v: [ir.Presence(p.name, at_least=v)] if v > p.low else []
+
+
+def _always(value: int) -> List[ir.Presence]:
+    return []
+
+
+def _both(a: Callable[[int], List[ir.Presence]], b: Callable[[int], List[ir.Presence]]
+          ) -> Callable[[int], List[ir.Presence]]:
+    return lambda v: a(v) + b(v)

@@ -11,7 +11,7 @@ the IR is met here.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, NoReturn, Tuple, Union
+from typing import Any, Dict, Iterator, List, NoReturn, Optional, Tuple, Union
 
 import attrs
 import lark
@@ -121,7 +121,14 @@ class ToIR(generate.ComponentLines, Expressions):
             raise RulesetSyntaxError.at(self.filename, 1, 1,
                                         'the ruleset has no header: start it with game "Title"',
                                         self.source)
-        low, high = singles.get("players", (1, 1))
+        numbers: generate.Numbers = {p.name: p for p in lists["params"]}
+        numbers.update({c.name: c.value.value for c in lists["consts"] if isinstance(c.value, ir.Num)})
+        lists["decks"] = [attrs.evolve(d, cards=self.expand_pending(d.cards, numbers))
+                          for d in lists["decks"]]
+        lists["pieces"] = [attrs.evolve(ps, pieces=self.expand_pending(ps.pieces, numbers))
+                           for ps in lists["pieces"]]
+        (low, low_of), (high, high_of) = (self._players_end(end, numbers)
+                                          for end in singles.get("players", (1, 1)))
         return ir.Ruleset(
             title=singles["game"], min_players=low, max_players=high,
             stats=tuple(lists["stats"]), consts=tuple(lists["consts"]),
@@ -136,14 +143,28 @@ class ToIR(generate.ComponentLines, Expressions):
             params=tuple(lists["params"]), actors=tuple(lists["actors"]),
             winner=singles.get("winner", "highest"),
             filename=self.filename, source=self.source, pos=ir.Pos(1, 1),
-            players_pos=_pos(found["players"]) if "players" in found else None)
+            players_pos=_pos(found["players"]) if "players" in found else None,
+            min_players_of=low_of, max_players_of=high_of)
+
+    def _players_end(self, end: Union[int, Token], numbers: generate.Numbers
+                     ) -> Tuple[int, Optional[str]]:
+        """One end of ``players``: its number, and the parameter it follows."""
+        if isinstance(end, int):
+            return end, None
+        found = numbers.get(str(end))
+        if isinstance(found, int):
+            return found, None
+        if found is None:
+            self._error(end, f"'{end}' is not a parameter or a constant that is a number: "
+                             f"'players' needs numbers (players 2..4)")
+        return found.default, found.name
 
     def game_decl(self, meta: Meta, c: List[Any]) -> Decl:
         return ("game", _unquote(c[0]), meta)
 
     def players_decl(self, meta: Meta, c: List[Any]) -> Decl:
-        fewest = self._num(c[0])
-        return ("players", (fewest, self._num(c[1]) if len(c) > 1 else fewest), meta)
+        ends = [self._num(t) if t.type == "INT" else t for t in c]
+        return ("players", (ends[0], ends[-1]), meta)
 
     # ---------------------------------------------------------------- stats
 
@@ -283,7 +304,7 @@ class ToIR(generate.ComponentLines, Expressions):
         return ("state", list(c))
 
     def piece_def(self, meta: Meta, c: List[Any]) -> ir.Piece:
-        return ir.Piece(c[0], tuple(c[1:]), _pos(meta))
+        return ir.Piece(c[0], tuple(c[1:]), pos=_pos(meta))
 
     def piece_prop(self, meta: Meta, c: List[Any]) -> ir.PieceProp:
         return ir.PieceProp(str(c[0]), c[1], _pos(meta))

@@ -110,7 +110,7 @@ class Spec:
         k = 0
         for ps in rs.pieces:
             fields = [(self._field_kinds(ps, f), f) for f in ps.state]
-            for piece in ps.pieces:
+            for piece in ir.pieces_of(ps, rs):
                 for kinds, f in fields:
                     self.g_slots.append((kinds, (prog.piece_init[k],),
                                          f"{piece.name}'s '{f.name}' ({ps.name})"))
