@@ -334,9 +334,27 @@ def test_huge_deep_and_wide_documents_stop_at_their_limits():
             sys.set_int_max_str_digits(before)
     refused(game, text.replace(f'"seed":{seed}', '"seed":1e3'), "$.seed", "fraction")
     refused(game, text.replace(f'"seed":{seed}', '"seed":Infinity'), "$.seed", "Infinity")
-    long = copy.deepcopy(d)
-    long["history"].append("x" * (game.limits.max_text + 1))
-    refused(game, text_of(long), f"$.history[{len(d['history'])}]", "max_text")
+    odd = copy.deepcopy(d)
+    odd["history"].append(["x"])
+    refused(game, text_of(odd), f"$.history[{len(d['history'])}]", "string")
+
+
+def test_a_move_label_longer_than_one_text_saves_and_restores():
+    """A label names its choice's prompt and a card whose name may be as
+    long as a text may (``max_text``): the save keeps it whole, and a log
+    line naming the card twice is cut at ``max_text``."""
+    name = "b" * 9_999
+    src = (f'game "G"\nplayers 1\ndeck d {{ "{name}1"  "{name}2" }}\npile p\n'
+           f'setup {{ move all from d to p }}\n'
+           f'turn {{ phase a {{ choose one card from p as c "Pick"\n log "{{c}} {{c}}"\n'
+           f'end game "x" }} }}\n')
+    game = rulelang.loads(src)
+    st = game.new_game(seed=1)
+    move = st.legal_moves()[0]
+    assert len(move.label) > game.limits.max_text
+    st.apply(move)
+    assert max(len(e.text) for e in st.log) == game.limits.max_text
+    assert game.restore(st.to_json()) == st and game.replay(st.to_replay()) == st
 
 
 # ------------------------------------------------------------ the corpus of tampered saves

@@ -44,3 +44,14 @@ def test_nesting_within_the_limit_loads():
     """Fifty nested brackets are fine."""
     text = HEAD + "rule r { men = " + "(" * 50 + "1" + ")" * 50 + " }\nturn { phase p { r } }\n"
     assert rulelang.loads(text).title == "X"
+
+
+@pytest.mark.parametrize("long", ['"' + "a" * 10_001 + '"', "n" * 10_001])
+def test_a_text_or_name_longer_than_max_text_is_refused_where_it_is(long):
+    """As a JSON document's texts are (``Limits.max_text``): a card's name
+    longer than that would make move labels and log lines no save holds."""
+    text = HEAD + f"deck d {{ {long} }}\n"
+    with pytest.raises(RulesetSyntaxError) as info:
+        rulelang.loads(text, "t.rules")
+    assert "characters long: a name, label or text is at most 10000" in info.value.message
+    assert info.value.line == HEAD.count("\n") + 1 and info.value.column == 10

@@ -165,7 +165,7 @@ def _show_cards(cards: Optional[Sequence[int]], names: Sequence[str]) -> str:
 def _text(parts: Iterable[str], most: int) -> str:
     """A log line from its parts, cut at ``most`` characters (``Limits.max_text``)."""
     out = "".join(parts)
-    return out if len(out) <= most else out[:most] + "…"
+    return out if len(out) <= most else out[:most - 1] + "…"
 
 
 def _reveal(st: St, key: int, owner: Optional[int], name: str, value: Any) -> None:

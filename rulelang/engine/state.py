@@ -483,6 +483,11 @@ class State:
         """Log an entry; ``seen_by`` (see ``LogEntry``) when not everyone
         may read it in full, with ``public`` and ``public_value`` for the rest."""
         if self.logging:
+            most = self.limits.max_text     # (a card's name in a line, say: cut as log lines are)
+            if len(text) > most:
+                text = text[:most - 1] + "…"
+            if public is not None and len(public) > most:
+                public = public[:most - 1] + "…"
             self.log_tail = logged(self, LogEntry(self.round, player, kind, text, value, public,
                                                   seen_by, public_value))
 

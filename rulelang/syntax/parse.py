@@ -88,11 +88,17 @@ def parse(text: str, filename: str = "<string>", limits: Limits | None = None) -
         # while it is read, not after a long parse.
         run = parser().parse_interactive(text)
         deepest_stack = 4 * limits.max_nesting + 100
+        longest = limits.max_text
         try:
             for tok in run.iter_parse():
                 if len(run.parser_state.state_stack) > deepest_stack:
                     raise RulesetSyntaxError.at(filename, cast(int, tok.line), cast(int, tok.column),
                                                 nesting_message(limits.max_nesting), text)
+                if len(tok) > longest and len(tok) - 2 * (tok.type == "STRING") > longest:
+                    raise RulesetSyntaxError.at(
+                        filename, cast(int, tok.line), cast(int, tok.column),
+                        f"this is {len(tok) - 2 * (tok.type == 'STRING')} characters long: a name, "
+                        f"label or text is at most {longest} (Limits.max_text)", text)
             tree = run.resume_parse()  # type: ignore[no-untyped-call]
         except lark.UnexpectedToken as e:
             if e.interactive_parser is None:   # as a plain parse() would give it

@@ -205,6 +205,23 @@ class Str(Shape):
             self.refuse(x, parts)
 
 
+class Label(Str):
+    """A move's label: made by the engine from the ruleset's names (a
+    choice of many cards names them all), so it may be longer than any one
+    text of the ruleset (``max_text``); the save's size bounds it."""
+
+    def ok(self, x: Any, cx: _Context) -> bool:
+        return type(x) is str
+
+    def all_ok(self, items: List[Any], start: int, cx: _Context) -> bool:
+        rest = items[start:] if start else items
+        return set(map(type, rest)) <= _STR
+
+    def check(self, x: Any, parts: Parts, cx: _Context) -> None:
+        if not isinstance(x, str):
+            self.refuse(x, parts)
+
+
 class _Exact(Shape):
     """A shape decided by ``fits`` alone (no limits, no message of its own)."""
 
@@ -542,7 +559,7 @@ STATE = Obj({
     "options": OPTIONS,
     "params": PARAMS,
     "logging": Bool(),
-    "history": Arr(Str(), what="the labels of the moves made"),
+    "history": Arr(Label(), what="the labels of the moves made"),
     "log": Arr(LOG_ENTRY, what="the log"),
     "mac": MAC,
 }, optional=("params", "shown", "mac"), what="a saved state",
@@ -557,7 +574,7 @@ REPLAY = Obj({
     "options": OPTIONS,
     "params": PARAMS,
     "logging": Bool(),
-    "moves": Arr(Str(), what="the labels of the moves"),
+    "moves": Arr(Label(), what="the labels of the moves"),
     "mac": MAC,
 }, optional=("seed", "params", "logging", "mac"), what="a replay",
     doc="A rulelang game as its setup and its moves: State.to_replay(); played again by "
