@@ -133,7 +133,7 @@ def test_revealing_is_not_a_difference_a_clone_forgets(cups):
 @pytest.mark.parametrize("text, message", [
     ('global { pot 0 hidden }', "belongs to no player"),
     ('track depth hidden', None),
-    ('pieces w { state { tired no secret }  Ada }', "a piece's value is seen by everyone"),
+    ('pieces w { state { tired no hidden }  Ada }', "these pieces have none"),
 ])
 def test_what_cannot_be_hidden_is_refused(text, message):
     src = f'game "G"\nplayers 2\n{text}\nturn {{ phase a {{ end game "x" }} }}\n'

@@ -11,7 +11,7 @@ from .. import ir
 from ..errors import Diagnostic, source_line
 from ..limits import DEFAULT, Limits
 from . import resolve
-from .types import ANY, BOOL, CARD, NUM, PLAYER, TEXT, reserved_words
+from .types import ANY, BOOL, CARD, NUM, PLAYER, TEXT, Scope, reserved_words
 
 #: The default limits on what a ruleset may declare (hostile or mistaken
 #: input); ``check(rs, limits)`` takes others (see ``rulelang.limits``).
@@ -89,11 +89,18 @@ class CheckerBase:
         self.actor_stats: Dict[str, Dict[str, ir.Stat]] = {}
         self.actor_piles: Dict[str, Dict[str, ir.Pile]] = {}
 
-    def hidden_read(self, e: object) -> Optional[str]:
+    def hidden_read(self, e: object, scope: Optional[Scope] = None) -> Optional[str]:
         """The first thing ``e`` reads that not everyone may see: a hidden or
-        secret stat (``'cup', which is hidden``) or a local made from one;
-        None when everyone may see all it reads."""
+        secret stat (``'cup', which is hidden``), piece value (read in
+        ``scope``) or a local made from one; None when everyone may see all
+        it reads."""
         for node in ir.walk(e):
+            piece = self.piece_value(node, scope) if scope is not None else None
+            if piece is not None:
+                if piece.sight is not None and not (
+                        isinstance(node, ir.Attr) and f"{node.obj}.{node.name}" in self.revealed):
+                    return f"'{piece.name}', which is {piece.sight}"
+                continue
             if isinstance(node, ir.Name):
                 if node.name in self.hidden_locals:
                     return self.hidden_locals[node.name]
@@ -108,6 +115,23 @@ class CheckerBase:
             if stat is not None and stat.sight is not None and stat.scope != "piece" \
                     and stat.name not in self.revealed:
                 return f"'{stat.name}', which is {stat.sight}"
+        return None
+
+    def piece_value(self, node: object, scope: Scope) -> Optional[ir.Stat]:
+        """The declaration of the piece's state value ``node`` reads in
+        ``scope`` (``p.rank`` of a piece local, or a bare ``rank`` in a
+        condition about pieces), or None."""
+        if isinstance(node, ir.Attr):
+            kind = str(scope.locals.get(node.obj, ""))
+            sets = [kind[len("piece:"):]] if kind.startswith("piece:") else []
+        elif isinstance(node, ir.Name) and node.name not in scope.locals:
+            sets = list(scope.pieces)
+        else:
+            return None
+        for pset in reversed(sets):
+            field = self.piece_fields.get(pset, {}).get(node.name)
+            if field is not None:
+                return field[2] if field[1] else None
         return None
 
     # ------------------------------------------------------------- reports

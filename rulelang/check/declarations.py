@@ -314,17 +314,18 @@ class Declarations(Statements):
             return NUM
         return None
 
-    def stat_sight(self, s: ir.Stat) -> None:
-        """Who may see a stat: a hidden one needs an owner; a track and a
-        piece's value are seen by all."""
+    def stat_sight(self, s: ir.Stat, owned: bool = False) -> None:
+        """Who may see a stat: a hidden one needs an owner (a piece's: its
+        value 'owner', ``owned``); a track is seen by all."""
         if s.sight is None:
             return
         if s.spaces is not None:
             self.error(s, f"track '{s.name}' is on the table for all to see: it cannot be "
                           f"{s.sight}")
-        elif s.scope == "piece":
-            self.error(s, f"a piece's value is seen by everyone: '{s.name}' cannot be {s.sight} "
-                          f"(keep it in a hidden stat of the piece's owner)")
+        elif s.scope == "piece" and s.sight == "hidden" and not owned:
+            self.error(s, f"piece value '{s.name}' is hidden from all but the piece's owner, and "
+                          f"these pieces have none: give them a value 'owner none' (set to a "
+                          f"player), or say 'secret'")
         elif s.sight == "hidden" and s.scope == "global":
             self.error(s, f"'{s.name}' belongs to no player, so no one would see it: "
                           f"say 'secret' (seen by nobody until revealed)")
@@ -391,7 +392,7 @@ class Declarations(Statements):
         for st in ps.state:
             self.name_ok(st, st.name, "a piece's value")
             self.stat_shape(st)
-            self.stat_sight(st)
+            self.stat_sight(st, owned=any(x.name == "owner" for x in ps.state))
             if st.scope != "piece":
                 self.error(st, f"piece value '{st.name}' must be one per piece")
             if st.name in fields:

@@ -78,13 +78,18 @@ class Statements(Expressions):
         """Warn when a value everyone sees is worked out from one they may
         not: the hidden value leaks through it.  (A local so made is hidden
         in turn: ``hidden_locals``.)"""
-        read = self.hidden_read(s.value) or self.secret_choice
+        read = self.hidden_read(s.value, scope) or self.secret_choice
         if isinstance(t, ir.Name) and t.name in scope.locals:
             if read is not None:
                 self.hidden_locals[t.name] = read
             return
         if isinstance(t, ir.Attr) and str(scope.locals.get(t.obj, "")).startswith("piece:"):
-            return      # a piece's value: seen by all, and so declared
+            stat = self.piece_value(t, scope)
+            if stat is not None and stat.sight is None and read is not None:
+                self.warn(s, f"'{t.obj}.{t.name}' is seen by everyone, but is worked out here from "
+                             f"{read}: everyone learns what that hides (make '{t.name}' hidden or "
+                             f"secret too)")
+            return
         if isinstance(t, ir.Attr) and t.obj in self.actors and t.obj not in scope.locals:
             stat = self.actor_stats.get(t.obj, {}).get(t.name)
         else:
@@ -98,6 +103,14 @@ class Statements(Expressions):
     def s_Reveal(self, s: ir.Reveal, scope: Scope) -> None:
         t = s.target
         self.expr(t, scope)
+        if isinstance(t, ir.Attr) and str(scope.locals.get(t.obj, "")).startswith("piece:"):
+            piece = self.piece_value(t, scope)
+            if piece is None or piece.sight is None:
+                self.error(t, f"'{t.obj}.{t.name}' is seen by everyone already: only a value "
+                              f"declared 'hidden' or 'secret' can be revealed")
+            else:
+                self.revealed.add(f"{t.obj}.{t.name}")
+            return
         if isinstance(t, ir.Attr) and t.obj in self.actors and t.obj not in scope.locals:
             stat = self.actor_stats.get(t.obj, {}).get(t.name)
         else:
@@ -121,7 +134,7 @@ class Statements(Expressions):
 
     def s_Let(self, s: ir.Let, scope: Scope) -> None:
         t = self.expr(s.value, scope)
-        read = self.hidden_read(s.value)
+        read = self.hidden_read(s.value, scope)
         if read is not None:
             self.hidden_locals[s.name] = read
         else:

@@ -13,6 +13,7 @@ from . import ops as O
 from .kinds import CARD, CARDS, COUNT, SEAT, VALUE, Compiled, Fn, Keeper, Kind, Prog, Where
 from .ops import LOCALS, PLAYER
 from .runtime import compiled, keeper
+from .seen import Seen
 from .source import Source
 from .statements import PURE_NODES, SIMPLE, PureBlock
 from .work import Loop, _children
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 _Op = TypeVar("_Op", bound=O.Op)
 
 
-class Ctx:
+class Ctx(Seen):
     """Compiles the statements of one code (a rule, table, option, phase)."""
 
     def __init__(self, prog: Prog, code_id: Optional[int], name: str) -> None:
@@ -274,31 +275,6 @@ class Ctx:
             return f"st.g[{prog.gslot[t.name]}]", keep
         who = self.player_of(t.obj) if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
         return f"st.v[{who} * {prog.K} + {prog.pslot[t.name]}]", keep
-
-    def stat_sight(self, t: ir.Expr) -> Optional[Tuple[str, str, str]]:
-        """(source of its key in ``State.shown``, source of its owner, its
-        sight) when ``t`` names a hidden or secret stat, else None."""
-        prog = self.prog
-        if isinstance(t, ir.Name):
-            if t.name in self.locals:
-                return None
-        elif isinstance(t, ir.Attr):
-            if t.obj in prog.actor_names and t.obj not in self.locals:
-                name = f"{t.obj}.{t.name}"
-                decl = prog.stat_decl[name]
-                return (str(-1 - prog.gslot[name]), "None", decl.sight) if decl.sight else None
-            if t.obj in self.piece_locals or t.obj in self.card_locals or \
-                    (t.obj not in self.locals and t.obj not in prog.gslot):
-                return None
-        else:
-            return None
-        decl = prog.stat_decl.get(t.name)
-        if decl is None or decl.sight is None or decl.scope == "piece":
-            return None
-        if decl.scope == "global":
-            return str(-1 - prog.gslot[t.name]), "None", decl.sight
-        who = self.player_of(t.obj) if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
-        return f"{who} * {prog.K} + {prog.pslot[t.name]}", who, decl.sight
 
     def player_of(self, name: str) -> str:
         """Source of the seat that ``name`` holds in ``name.stat``: a local
@@ -556,53 +532,6 @@ class Ctx:
         self.emit(O.EndGameOp(self.where(s), s.ending))
 
     # ----------------------------------------------- who may see cards (visibility)
-
-    def pile_seen(self, ref: ir.PileRef) -> List[str]:
-        """[source of who may see the cards of pile ``ref``], or [] for a
-        pile everyone sees."""
-        if not self.prog.may_hide(ref):
-            return []
-        return [f"_pile_seen_by(st, {self.pile_src(ref)})"]
-
-    def seen_sources(self, e: ir.Expr) -> List[str]:
-        """Who may see the cards expression ``e`` reads (a card local, its
-        properties, chosen cards, ``count of``/``sum of`` a pile, a 'let'
-        made from those): fns (st, fr) -> seen_by; [] when everyone may."""
-        out: List[str] = []
-        for node in ir.walk(e):
-            if isinstance(node, (ir.CountCards, ir.SumCards)):
-                out += self.pile_seen(node.pile)
-                continue
-            if isinstance(node, ir.Name):
-                name = node.name
-            elif isinstance(node, ir.Attr):
-                name = node.obj
-            else:
-                continue
-            if name in self.card_from:
-                out += self.card_from[name]
-            elif name in self.card_locals or name in self.chosen_locals:
-                out.append("_NOBODY")
-            else:
-                hidden = self.stat_sight(node)
-                if hidden is not None:
-                    key, owner, sight = hidden
-                    out.append(f"_stat_seen_by(st, {key}, {owner}, {sight!r})")
-        return out
-
-    def let_seen(self, s: ir.Let) -> None:
-        """A 'let' made from cards is seen as they are (``seen_sources``)."""
-        found = self.seen_sources(s.value)
-        if found or s.name in self.card_from:
-            self.card_from[s.name] = self.card_from.get(s.name, []) + found
-
-    def masked(self, part: Union[ir.Name, ir.Attr]) -> str:
-        """What a log placeholder reads as for those who may not see it."""
-        if isinstance(part, ir.Name) and part.name in self.card_locals:
-            return "a card"
-        if isinstance(part, ir.Name) and part.name in self.chosen_locals:
-            return "some cards"
-        return "(hidden)"
 
     def s_Give(self, s: ir.Give) -> None:
         self.emit(O.GiveOp(self.where(s), self.expr(s.value), self.prog.give_slot[self.code_id]))

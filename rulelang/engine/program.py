@@ -240,6 +240,17 @@ class Program:
                     for i, name in enumerate(names)],
                    tuple(self.piece_slot[pset]))
             for pset, names in self.piece_names.items()}
+        #: (set, index in st.g of its first value, values a piece, pieces,
+        #: [(slot, field, sight)] of its hidden or secret fields, slot of
+        #: its 'owner' or None) of each piece set with such fields
+        self.piece_sight: List[Tuple[str, int, int, int, List[Tuple[int, str, str]], Optional[int]]] = [
+            (ps.name, self.piece_base[ps.name], self.piece_K[ps.name], len(self.piece_names[ps.name]),
+             [(k, st.name, st.sight) for k, st in enumerate(ps.state) if st.sight],
+             self.piece_slot[ps.name].get("owner"))
+            for ps in rs.pieces if any(st.sight for st in ps.state)]
+        #: the places in st.g of every hidden or secret piece value
+        self.piece_sight_g = frozenset(base + i * K + k for _, base, K, n, fields, _ in self.piece_sight
+                                       for i in range(n) for k, _, _ in fields)
         #: fn(g) -> every piece as ``view`` shows it (``codegen.pieces_view``)
         self.pieces_view: Callable[[List[Any]], Dict[str, List[Dict[str, Any]]]] = \
             codegen.pieces_view(self.piece_view, self.piece_base, self.piece_K, self.filename)

@@ -138,11 +138,16 @@ class PureBlock:
         if hidden is None:      # (the checker allows no other)
             raise KeyError(f"'reveal' of a stat that is not hidden: {s.target.name!r}")
         key, owner, _ = hidden
-        t = s.target
-        name = f"{t.obj}'s {t.name}" if isinstance(t, ir.Attr) and t.obj in self.ctx.prog.actor_names \
-            and t.obj not in self.ctx.locals else t.name
-        self.line(depth, f"_reveal(st, {key}, {owner}, {self.source.const(name)}, "
-                         f"{self.source.src(s.target)})")
+        t, ctx, const = s.target, self.ctx, self.source.const
+        if isinstance(t, ir.Attr) and t.obj in ctx.piece_locals:     # "Pawn 3's rank"
+            names = ctx.prog.piece_names[ctx.piece_locals[t.obj]]
+            whose = "'s " + t.name
+            owner, name = "None", f"{const(names)}[fr[{ctx.locals[t.obj]}]] + {const(whose)}"
+        elif isinstance(t, ir.Attr) and t.obj in ctx.prog.actor_names and t.obj not in ctx.locals:
+            name = const(f"{t.obj}'s {t.name}")
+        else:
+            name = const(t.name)
+        self.line(depth, f"_reveal(st, {key}, {owner}, {name}, {self.source.src(s.target)})")
 
     def spend(self, s: ir.Spend, depth: int) -> None:
         """``spend N dice OP V from POOL``: the fitting dice nearest V go."""

@@ -122,6 +122,22 @@ def stat_seen_by(st: St, key: int, owner: Optional[int], sight: str, now: bool =
     return NOBODY
 
 
+def unseen_piece_values(st: St, seat: Optional[int]) -> List[Tuple[int, str, int, str]]:
+    """(place in ``st.g``, piece set, piece, field) of each piece value
+    ``seat`` may not see now: a secret one, or a hidden one of a piece whose
+    ``owner`` is not ``seat``, unless revealed."""
+    out = []
+    shown, g = st.shown, st.g
+    for pset, base, K, n, fields, owner_k in st.prog.piece_sight:
+        for i in range(n):
+            at = base + i * K
+            owner = g[at + owner_k] if owner_k is not None else None
+            for k, field, sight in fields:
+                if -1 - (at + k) not in shown and (sight == "secret" or owner is None or owner != seat):
+                    out.append((at + k, pset, i, field))
+    return out
+
+
 def unshow(st: St, key: int) -> None:
     """A revealed stat changed: hidden again (``State.shown``)."""
     st.shown = tuple(k for k in st.shown if k != key)
@@ -238,6 +254,11 @@ class Sight:
         shared = {name: cards for name, cards in zip(prog.shared_piles, cards_shown)
                   if "." not in name}
         pieces = prog.pieces_view(st.g)
+        if prog.piece_sight:
+            for _, pset, i, field in unseen_piece_values(st, seat):
+                piece = pieces[pset][i]
+                del piece[field]
+                piece.setdefault("hidden", []).append(field)
         tracks = {}
         for name, spaces in prog.track_data.items():
             here = st.g[prog.gslot[name]]

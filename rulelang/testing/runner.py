@@ -390,12 +390,13 @@ class _Runner:
     def _check_hidden_values(self, st: St, after: St, move: Any, moves: List[Any],
                              new: List[Any]) -> None:
         """A chance outcome or a decision whose other choices (up to two)
-        lead to states that differ, for some seat, only in stats hidden from
+        lead to states that differ, for some seat, only in stats or piece values hidden from
         it (a roll under a cup, a secret throw) gives that seat the same
         entries whichever it was: found from the states, not from what the
         engine says of the roll or the choice."""
         prog = st.prog
-        if len(moves) < 2 or not (prog.player_sight or any(s.sight for s in prog.global_stats)):
+        if len(moves) < 2 or not (prog.player_sight or prog.piece_sight
+                                  or any(s.sight for s in prog.global_stats)):
             return
         for other, alt, theirs in _alternatives(st, move, moves):
             for seat in list(range(st.players)) + [None]:

@@ -9,6 +9,7 @@ import random
 from typing import Any, List, Optional, Tuple
 
 from ..engine.kinds import St
+from ..engine.visibility import unseen_piece_values
 from ..errors import RulesetError
 
 
@@ -61,7 +62,8 @@ def _hidden_twin(st: St, viewer: Optional[int], rng: random.Random) -> Optional[
 
 
 def _hidden_stats(st: St, viewer: Optional[int]) -> List[Tuple[str, int, Any]]:
-    """(``v`` or ``g``, index, declaration) of each stat hidden from ``viewer`` now."""
+    """(``v`` or ``g``, index, declaration) of each stat and piece value
+    hidden from ``viewer`` now."""
     prog, K = st.prog, st.prog.K
     out: List[Tuple[str, int, Any]] = []
     for k, sight in prog.player_sight:
@@ -72,6 +74,9 @@ def _hidden_stats(st: St, viewer: Optional[int]) -> List[Tuple[str, int, Any]]:
     for i, decl in enumerate(prog.global_stats):
         if decl.sight is not None and -1 - i not in st.shown:
             out.append(("g", i, decl))
+    for at, pset, _, field in unseen_piece_values(st, viewer):
+        ps = prog.piece_sets[pset]
+        out.append(("g", at, ps.state[prog.piece_slot[pset][field]]))
     return out
 
 

@@ -410,7 +410,7 @@ def _probe(st: St) -> None:
 
 
 def _check_shown(spec: Spec, shown: List[int], n: int) -> None:
-    """Each revealed stat is a hidden or secret stat of this game, once,
+    """Each revealed stat is a hidden or secret stat or piece value of this game, once,
     in order (``State.shown``)."""
     prog = spec.prog
     K, hidden = prog.K, {k for k, _ in prog.player_sight}
@@ -418,8 +418,9 @@ def _check_shown(spec: Spec, shown: List[int], n: int) -> None:
         if key >= 0:
             ok = key < n * K and key % K in hidden
         else:
-            ok = -1 - key < len(prog.global_stats) and prog.global_stats[-1 - key].sight is not None
+            ok = (-1 - key < len(prog.global_stats) and prog.global_stats[-1 - key].sight is not None) \
+                or -1 - key in prog.piece_sight_g
         if not ok:
-            raise _err(("shown", i), f"{key} is not a hidden or secret stat of this game")
+            raise _err(("shown", i), f"{key} is not a hidden or secret stat or piece value of this game")
     if shown != sorted(set(shown)):
         raise SaveError("$.shown", "the revealed stats are listed once each, in increasing order")
