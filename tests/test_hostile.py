@@ -290,6 +290,19 @@ def test_an_embedder_can_loosen_a_limit():
     assert game.new_game(seed=1).stat("x", 0) == 1
 
 
+def test_a_roll_past_the_default_outcomes_is_listed_when_the_limit_is_raised():
+    """Loosening ``max_pool_outcomes`` lets a roll of more outcomes than the
+    default be offered exactly at a chance node (it was a TypeError)."""
+    text = HEAD + "turn { phase p { x = roll 100d120\n end game \"done\" } }\n"
+    with pytest.raises(RulesetError, match="too many outcomes"):
+        rulelang.loads(text)
+    game = rulelang.loads(text, limits=Limits(max_pool_outcomes=20_000))
+    st = game.new_game(seed=1, chance="explicit")
+    moves = st.legal_moves()
+    assert len(moves) == 100 * 120 - 100 + 1 and sum(m.probability for m in moves) == 1
+    assert st.apply("roll 6000").stat("x", 0) == 6000
+
+
 def test_run_limits_come_from_the_game_and_can_be_overridden(tmp_path):
     """The Limits given to load()/loads() are the game's defaults for
     new_game and restore; new_game(limits=...) overrides them."""

@@ -94,7 +94,8 @@ def parse(text: str, filename: str = "<string>", limits: Limits | None = None) -
                 if len(run.parser_state.state_stack) > deepest_stack:
                     raise RulesetSyntaxError.at(filename, cast(int, tok.line), cast(int, tok.column),
                                                 nesting_message(limits.max_nesting), text)
-                if len(tok) > longest and len(tok) - 2 * (tok.type == "STRING") > longest:
+                if len(tok) > longest and tok.type in ("NAME", "STRING") and \
+                        len(tok) - 2 * (tok.type == "STRING") > longest:     # (a number says it is too large)
                     raise RulesetSyntaxError.at(
                         filename, cast(int, tok.line), cast(int, tok.column),
                         f"this is {len(tok) - 2 * (tok.type == 'STRING')} characters long: a name, "

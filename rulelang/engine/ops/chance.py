@@ -77,9 +77,7 @@ class RollOp(Op):
         """(total, probability) of each total, lowest first."""
         if self.dist is None:
             self.dist = _sum_distribution(self.count, self.sides)
-        # None past 10 000 outcomes (``_sum_distribution``): the checker's
-        # Limits.max_pool_outcomes (10 000 unless raised) keeps a roll below that.
-        return self.dist  # type: ignore[return-value]
+        return self.dist
 
     def move_key(self, st: St, fr: Frame) -> Any:
         return ("reroll", fr[self.slot]) if st.rerolling else ()
@@ -140,12 +138,11 @@ class RollOp(Op):
 
 
 @functools.lru_cache(maxsize=64)
-def _sum_distribution(count: int, sides: int) -> Optional[Dist]:
-    """Exact distribution of the sum of ``count`` dice (small pools only):
-    ((total, probability), ...), lowest total first.  One die at a time,
-    each total's ways from running sums (count × count × sides steps)."""
-    if count * sides > 10_000 or count > 100:
-        return None
+def _sum_distribution(count: int, sides: int) -> Dist:
+    """Exact distribution of the sum of ``count`` dice: ((total,
+    probability), ...), lowest total first.  One die at a time, each
+    total's ways from running sums (count × count × sides steps; the
+    checker's ``Limits.max_pool_outcomes`` bounds count × sides)."""
     ways = [1]                  # ways[t]: the ways to make total t
     for _ in range(count):
         run = [0]
