@@ -66,7 +66,10 @@ class Program:
         # An actor's stats are kept as globals are, named ``actor.stat``
         # (a name no rule file can give a stat of its own).
         self.actor_names = frozenset(a.name for a in rs.actors)
-        self.global_stats = [s for s in rs.stats if s.scope == "global"] + [
+        own = [s for s in rs.stats if s.scope == "global"]
+        #: how many of ``global_stats`` are the game's own (the actors' follow)
+        self.own_globals = len(own)
+        self.global_stats = own + [
             attrs.evolve(st, name=f"{a.name}.{st.name}", scope="global")
             for a in rs.actors for st in a.stats]
         self.K = len(self.player_stats)
@@ -107,6 +110,8 @@ class Program:
         actor_piles = [attrs.evolve(p, name=f"{a.name}.{p.name}") for a in rs.actors for p in a.piles]
         self.shared_piles = [d.name for d in rs.decks if not d.per_player] \
             + [p.name for p in rs.piles if not p.per_player] + [p.name for p in actor_piles]
+        #: how many of ``shared_piles`` are the game's own (the actors' follow)
+        self.own_shared_piles = len(self.shared_piles) - len(actor_piles)
         # A player's own decks first, then their other piles.
         self.player_piles = [d.name for d in rs.decks if d.per_player] \
             + [p.name for p in rs.piles if p.per_player]

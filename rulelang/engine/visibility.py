@@ -251,8 +251,8 @@ class Sight:
                 if unseen:
                     player["hidden"] = unseen
             players.append(player)
-        shared = {name: cards for name, cards in zip(prog.shared_piles, cards_shown)
-                  if "." not in name}
+        own_piles = prog.own_shared_piles
+        shared = dict(zip(prog.shared_piles[:own_piles], cards_shown))
         pieces = prog.pieces_view(st.g)
         if prog.piece_sight:
             for _, pset, i, field in unseen_piece_values(st, seat):
@@ -268,12 +268,12 @@ class Sight:
             "pieces": pieces,
             "game": prog.rs.title, "viewer": seat, "round": st.round,
             "turn_player": st.turn_player, "current_player": st.current_player,
-            "over": st.over, "globals": {s.name: st.g[i] for i, s in enumerate(prog.global_stats)
-                                         if "." not in s.name and (s.sight is None or -1 - i in shown)},
+            "over": st.over, "globals": {s.name: st.g[i] for i, s in enumerate(prog.global_stats[:prog.own_globals])
+                                         if s.sight is None or -1 - i in shown},
             "players": players, "piles": shared,
         }
-        secret = [s.name for i, s in enumerate(prog.global_stats)
-                  if s.sight is not None and -1 - i not in shown and "." not in s.name]
+        secret = [s.name for i, s in enumerate(prog.global_stats[:prog.own_globals])
+                  if s.sight is not None and -1 - i not in shown]
         if secret:
             view["secret"] = secret
         if prog.actor_names:
