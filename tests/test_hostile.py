@@ -83,6 +83,7 @@ def test_unbounded_recursion(rules):
     depth limit."""
     err = attempt(HEAD + rules + "\n")
     assert f"more than {DEFAULT.max_depth} levels deep" in err.message
+    assert err.line == 4        # the rule (or reaction) being started, not the file's first line
 
 
 def test_numbers_that_explode():

@@ -503,8 +503,9 @@ class State:
         self.stack.append(frame)
         if len(self.stack) > self.limits.max_depth:
             name = self.prog.code_names[frame[CODE]]
+            pos = self.prog.code_pos[frame[CODE]]       # (the rule's own line)
             raise RulesetRuntimeError.at(
-                self.prog.filename, 1, 1,
+                self.prog.filename, pos.line if pos else 1, pos.column if pos else 1,
                 f"rules call each other more than {self.limits.max_depth} levels deep "
                 f"(endless recursion?) while starting {name}", self.prog.source)
 
