@@ -180,7 +180,9 @@ class Expressions(CheckerBase):
                           f"gives number {{ … give … }})")
         elif scope.no_rolls:
             self.error(e, f"the value of rule '{e.rule}' is worked out before the statement that "
-                          f"uses it, which cannot be done here: {scope.no_rolls}")
+                          f"uses it, and this is no place for that (a 'where', a choice's "
+                          f"condition, an ending, the score…): work it out in a statement first, "
+                          f"into a 'let' or a stat")
         self.rule_args(e, e.rule, e.args, scope)
         return GIVES_TYPES.get(rule.gives, ANY) if rule is not None and rule.gives else ANY
 
