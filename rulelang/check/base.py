@@ -64,6 +64,9 @@ class CheckerBase:
         #: Piece sets, and for each its fields by name.
         self.piece_sets: Dict[str, ir.PieceSet] = {}
         self.piece_fields: Dict[str, Dict[str, Field]] = {}
+        #: board -> the directions of its links, and the pairs of them its rows run along
+        self.board_directions: Dict[str, Set[str]] = {}
+        self.board_axes: Dict[str, Tuple[Tuple[str, str], ...]] = {}
         #: Decks that some statement draws from.
         self.drawn: Set[str] = set()
         #: Names "did you mean" may still look at (``nearest``).

@@ -438,6 +438,25 @@ class Declarations(Statements):
             self.error(ps, f"piece set '{ps.name}' has no pieces with these parameter values ("
                            + ", ".join(f"{p.name} {p.default}" for p in self.rs.params) + ")")
         self.piece_fields[ps.name] = fields
+        if ps.links:
+            self.board_links(ps, names, fields)
+
+    def board_links(self, ps: ir.PieceSet, spaces: Set[str], fields: Dict[str, Field]) -> None:
+        """A board's links join its own spaces, in directions named as any
+        name is and not named as a field of its spaces."""
+        directions = set(ir.directions(ps))
+        for link in ps.links:
+            for end in (link.frm, link.to):
+                if end not in spaces:
+                    self.error(ps, f"a link of '{ps.name}' names '{end}', which is not one of its "
+                                   f"spaces{self.nearest(end, spaces)}")
+        for d in directions:
+            self.name_ok(ps, d, "a direction")
+            if d in fields:
+                self.error(ps, f"'{d}' names both a direction and a value of the spaces of "
+                               f"'{ps.name}'")
+        self.board_directions[ps.name] = directions
+        self.board_axes[ps.name] = ir.axes(ps)
 
     def bound(self, stat: ir.Stat, e: Optional[ir.Bound]) -> Optional[int]:
         """A stat's bound as a number (a literal or a constant), or None."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Tuple
+from typing import Any, Callable, Optional, Tuple, Union
 
 from .. import ir
 from . import resolve
@@ -305,6 +305,47 @@ class Expressions(CheckerBase):
             self.expect(e.cond, scope.child(no_rolls=WHERE_ROLL, piece=e.pieces), BOOL,
                         "a 'where' condition")
         return NUM if e.quantifier == "count" else BOOL
+
+    def board_of(self, e: Union[ir.Neighbour, ir.Farthest, ir.InARow], scope: Scope) -> Optional[str]:
+        """The board whose space the name ``e.space`` holds, reporting a
+        name that holds no board's space."""
+        kind = str(scope.locals.get(e.space, ""))
+        pset = kind[len("piece:"):] if kind.startswith("piece:") else None
+        if pset is None or pset not in self.board_directions:
+            what = "holds no space" if e.space in scope.locals else "is not a name given here"
+            self.error(e, f"'{e.space}' {what}: name a board's space (for each cells as s, "
+                          f"choose one cells as s, let s = neighbour north of t)")
+            return None
+        return pset
+
+    def e_Farthest(self, e: ir.Farthest, scope: Scope) -> str:
+        kind = self.e_Neighbour(e, scope)
+        if kind != ANY:
+            self.expect(e.cond, scope.child(no_rolls=WHERE_ROLL, piece=kind[len("piece:"):]), BOOL,
+                        "a 'where' condition")
+        return kind
+
+    def e_Neighbour(self, e: Union[ir.Neighbour, ir.Farthest], scope: Scope) -> str:
+        board = self.board_of(e, scope)
+        if board is None:
+            return ANY
+        directions = self.board_directions[board]
+        if e.direction not in directions:
+            self.error(e, f"the spaces of '{board}' have no direction '{e.direction}'"
+                          f"{self.nearest(e.direction, directions)} (they have "
+                          f"{', '.join(sorted(directions))})")
+        return f"piece:{board}"
+
+    def e_InARow(self, e: ir.InARow, scope: Scope) -> str:
+        self.expect(e.count, scope, NUM, "how many in a row")
+        board = self.board_of(e, scope)
+        if board is not None:
+            self.expect(e.cond, scope.child(no_rolls=WHERE_ROLL, piece=board), BOOL,
+                        "a 'where' condition")
+            if not self.board_axes[board]:
+                self.error(e, f"the links of '{board}' go one way only: a row runs along a "
+                              f"direction and its opposite")
+        return BOOL
 
     def e_PieceExtreme(self, e: ir.PieceExtreme, scope: Scope) -> str:
         fields = self.piece_of(e, e.pieces)

@@ -245,6 +245,19 @@ class Program:
                     for i, name in enumerate(names)],
                    tuple(self.piece_slot[pset]))
             for pset, names in self.piece_names.items()}
+        #: board -> direction -> [the space one link away from each space, or None]
+        self.board_step: Dict[str, Dict[str, List[Optional[int]]]] = {}
+        #: board -> ((steps one way, steps the opposite way) of each line its rows run along)
+        self.board_lines: Dict[str, Tuple[Tuple[List[Optional[int]], List[Optional[int]]], ...]] = {}
+        for ps in rs.pieces:
+            if ps.links:
+                index = {name: i for i, name in enumerate(self.piece_names[ps.name])}
+                steps: Dict[str, List[Optional[int]]] = {
+                    d: [None] * len(index) for d in ir.directions(ps)}
+                for link in ps.links:
+                    steps[link.direction][index[link.frm]] = index[link.to]
+                self.board_step[ps.name] = steps
+                self.board_lines[ps.name] = tuple((steps[a], steps[b]) for a, b in ir.axes(ps))
         #: (set, index in st.g of its first value, values a piece, pieces,
         #: [(slot, field, sight)] of its hidden or secret fields, slot of
         #: its 'owner' or None) of each piece set with such fields

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import operator
 import types
-from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..errors import RulesetRuntimeError
 from . import ops as O
@@ -177,6 +177,41 @@ def _reveal(st: St, key: int, owner: Optional[int], name: str, value: Any) -> No
         st.note(owner, "reveal", f"{whose}: {_show(value, None)}", value)
 
 
+def _farthest(start: Optional[int], steps: List[Optional[int]], ok: Callable[[int], Any]
+              ) -> Optional[int]:
+    """The last space reached from ``start`` stepping along ``steps`` while
+    the next space is ``ok`` (at most a board's length: a ring ends where
+    it began)."""
+    if start is None:
+        return None
+    here, left = start, len(steps)
+    while left > 0:
+        i = steps[here]
+        if i is None or i == start or not ok(i):
+            break
+        here, left = i, left - 1
+    return here
+
+
+def _in_a_row(start: Optional[int], n: int, lines: Any, ok: Callable[[int], Any]) -> bool:
+    """Whether ``n`` spaces or more in a row, each ``ok``, run through space
+    ``start`` along one of the board's ``lines`` (steps one way, steps the
+    other); a row visits no space twice, so a ring ends where it began."""
+    if start is None or not ok(start):
+        return False
+    most = len(lines[0][0]) if lines else 0
+    for forward, back in lines:
+        run = 1
+        for steps in (forward, back):
+            i = steps[start]
+            while i is not None and run < n and run < most and i != start and ok(i):
+                run += 1
+                i = steps[i]
+        if run >= n:
+            return True
+    return False
+
+
 #: All that generated code can name (no builtins beyond these).
 def _seat(player: Any) -> int:
     """``seat of P``: the seat's number; a player that is none has none."""
@@ -186,7 +221,7 @@ def _seat(player: Any) -> int:
 
 
 GENERATED_ENV: Dict[str, Any] = {
-    "_seat": _seat, "_reveal": _reveal, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
+    "_seat": _seat, "_reveal": _reveal, "_in_a_row": _in_a_row, "_farthest": _farthest, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,

@@ -306,6 +306,33 @@ class Source:
         found = f"any([True for {var} in range({n}){where}])"
         return f"(not {found})" if e.quantifier == "none" else found
 
+    def s_Neighbour(self, e: ir.Neighbour) -> str:
+        """``neighbour north of s``: one look in the board's table of links."""
+        ctx = self.ctx
+        x = f"fr[{ctx.locals[e.space]}]"
+        table = ctx.prog.board_step[ctx.piece_locals[e.space]][e.direction]
+        return self._or_none(f"{self.const(table)}[{x}]", x)
+
+    def s_Farthest(self, e: ir.Farthest) -> str:
+        """``farthest south of s where …``: walked step by step (``_farthest``)."""
+        ctx = self.ctx
+        pset, x = ctx.piece_locals[e.space], f"fr[{ctx.locals[e.space]}]"
+        var = self.temp()
+        cond = self.where(pset, var, e.cond)[len(" if "):]
+        return f"_farthest({x}, {self.const(ctx.prog.board_step[pset][e.direction])}, " \
+               f"lambda {var}: {cond})"
+
+    def s_InARow(self, e: ir.InARow) -> str:
+        """``3 in a row through s where …``: walked along each line through
+        the space (``_in_a_row``), so it costs the lines' length, not the
+        board's size."""
+        ctx = self.ctx
+        pset, x = ctx.piece_locals[e.space], f"fr[{ctx.locals[e.space]}]"
+        var = self.temp()
+        cond = self.where(pset, var, e.cond)[len(" if "):]
+        return f"_in_a_row({x}, {self.src(e.count)}, {self.const(ctx.prog.board_lines[pset])}, " \
+               f"lambda {var}: {cond})"
+
     def s_PieceExtreme(self, e: ir.PieceExtreme) -> str:
         """``highest / lowest X among workers [where …]`` (none with no
         piece, or none with a value)."""

@@ -97,6 +97,9 @@ class PureBlock:
             self.line(depth, "break")
         elif isinstance(s, ir.Let):
             slot = self.ctx.local(s.name, VALUE)
+            kind = self.ctx.prog.resolved.type_of(s.value)     # a piece or a board's space
+            if isinstance(kind, str) and kind.startswith("piece:"):
+                self.ctx.piece_locals[s.name] = kind[len("piece:"):]
             self.ctx.let_seen(s)
             self.line(depth, f"fr[{slot}] = {src(s.value)}")
         elif isinstance(s, ir.Assign):

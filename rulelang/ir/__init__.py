@@ -22,15 +22,15 @@ and the walking are here; ``rulelang.ir.serialize``, ``.shape`` and
 from __future__ import annotations
 
 from .declarations import (
-    Stat, Const, Prop, Card, Deck, Pile, PieceProp, Space, Piece, PieceSet, Row, Table, TestDef,
-    Param, GameParam, Actor, Presence, constants, copies, present, pieces_of, with_values, GIVES, Rule, Option, Phase, Turn, Trigger, DrawTrigger, Reroll, Ending, ScoreItem, Ruleset,
+    Stat, Const, Prop, Card, Deck, Pile, PieceProp, Space, Piece, Link, PieceSet, Row, Table, TestDef,
+    Param, GameParam, Actor, Presence, constants, copies, present, pieces_of, with_values, directions, axes, GIVES, Rule, Option, Phase, Turn, Trigger, DrawTrigger, Reroll, Ending, ScoreItem, Ruleset,
 )
 from .fields import NAME_PATTERN, TEXT_PATTERN, Pos
 from .nodes import (
     # expressions
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, RuleValue, CallFn, IfExpr, Roll, RollOff,
     ThisPlayer, Round, TestResult, PileRef, CountCards, PileSize, SumCards, PlayerQuery, Extreme,
-    Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, Expr, Literal, Bound, FUNCTIONS,
+    Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, Neighbour, Farthest, InARow, Expr, Literal, Bound, FUNCTIONS,
     # statements
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, ForEachPiece, ChoosePiece, ChooseCard,
     ForEachCard, MoveCard, Spend, RollOn, Test, Draw, MoveAll, MoveCards, ChooseCards, Choice,
@@ -43,13 +43,13 @@ __all__ = [
     "Pos", "NAME_PATTERN", "TEXT_PATTERN", "Num", "Bool", "NoneLit", "Name", "Attr", "BinOp",
     "Compare", "Not", "Neg", "SeatOf", "RuleValue", "FUNCTIONS", "CallFn", "IfExpr", "Roll", "RollOff", "ThisPlayer", "Round",
     "TestResult", "PileRef", "CountCards", "PileSize", "SumCards", "PlayerQuery", "Extreme",
-    "Pool", "PoolCount", "NoDice", "PieceQuery", "PieceExtreme", "Expr", "Literal", "Bound",
+    "Pool", "PoolCount", "NoDice", "PieceQuery", "PieceExtreme", "Neighbour", "Farthest", "InARow", "Expr", "Literal", "Bound",
     "Assign", "Let", "If", "Repeat", "While", "Stop", "ForEachPlayer", "ForEachPiece",
     "ChoosePiece", "ChooseCard", "ForEachCard", "MoveCard", "Spend", "RollOn", "Test", "Draw",
     "MoveAll", "MoveCards", "ChooseCards", "Choice", "ChooseOne", "ChooseOption", "ChooseRow",
     "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call", "Give", "Reveal",
-    "Stmt", "Stat", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece",
-    "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "Actor", "Presence", "constants", "copies", "present", "pieces_of", "with_values", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
+    "Stmt", "Stat", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece", "Link",
+    "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "Actor", "Presence", "constants", "copies", "present", "pieces_of", "with_values", "directions", "axes", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
     "DrawTrigger", "Reroll", "Ending", "ScoreItem", "Ruleset", "NODE_CLASSES", "At", "children",
     "deepest", "names_in", "walk",
 ]

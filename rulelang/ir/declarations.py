@@ -4,7 +4,7 @@ score) and the ``Ruleset`` that holds them all, as frozen attrs classes."""
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Tuple, Union
+from typing import List, Mapping, Optional, Set, Tuple, Union
 
 import attrs
 
@@ -156,14 +156,28 @@ class Piece:
 
 
 @attrs.frozen
+class Link:
+    """One way from space ``frm`` of a board to space ``to``, in the
+    direction ``direction`` (``north``)."""
+
+    frm: str = _text("the space it leaves")
+    to: str = _text("the space it reaches")
+    direction: str = _name("its direction")
+
+
+@attrs.frozen
 class PieceSet:
     """A set of pieces (``pieces workers { ... }``): each has the attributes
-    on its line, and its own copy of the ``state`` values."""
+    on its line, and its own copy of the ``state`` values.  A board is a
+    set of spaces with ``links`` between them (``board cells grid 3 wide
+    3 high``, expanded by the parser into its spaces and links)."""
 
     name: str = _name()
     state: Tuple["Stat", ...] = ()
-    pieces: Tuple[Piece, ...] = _f("the pieces, in order", default=(), minItems=1)
+    pieces: Tuple[Piece, ...] = _f("the pieces (a board's spaces), in order", default=(),
+                                   minItems=1)
     pos: Optional[Pos] = _pos()
+    links: Tuple[Link, ...] = _f("a board's links between its spaces", default=())
 
 
 @attrs.frozen
@@ -312,6 +326,26 @@ def present(component: Union[Card, Piece], rs: "Ruleset") -> bool:
     return True
 
 
+def directions(board: PieceSet) -> Tuple[str, ...]:
+    """The directions of a board's links, in the order first used."""
+    return tuple(dict.fromkeys(link.direction for link in board.links))
+
+
+def axes(board: PieceSet) -> Tuple[Tuple[str, str], ...]:
+    """The lines a board's rows run along: each pair of directions whose
+    links are each other's, reversed (north and south), once."""
+    ways = {d: {(k.frm, k.to) for k in board.links if k.direction == d} for d in directions(board)}
+    out: List[Tuple[str, str]] = []
+    seen: Set[str] = set()
+    for d, links in ways.items():
+        back = {(b, a) for a, b in links}
+        for e, others in ways.items():
+            if e != d and d not in seen and e not in seen and others == back:
+                out.append((d, e))
+                seen.update((d, e))
+    return tuple(out)
+
+
 def pieces_of(ps: PieceSet, rs: "Ruleset") -> Tuple[Piece, ...]:
     """The pieces of ``ps`` in the game made with ``rs``'s parameter values."""
     if all(not p.present for p in ps.pieces):
@@ -355,7 +389,7 @@ class Ruleset:
     consts: Tuple[Const, ...] = ()
     decks: Tuple[Deck, ...] = ()
     piles: Tuple[Pile, ...] = ()
-    pieces: Tuple[PieceSet, ...] = ()
+    pieces: Tuple[PieceSet, ...] = _f("the piece sets and boards", default=())
     tables: Tuple[Table, ...] = ()
     test: Optional[TestDef] = None
     rules: Tuple[Rule, ...] = ()

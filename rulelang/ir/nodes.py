@@ -280,11 +280,47 @@ class PieceExtreme:
     pos: Optional[Pos] = _pos()
 
 
+@attrs.frozen
+class Neighbour:
+    """``neighbour north of s``: the space one link away from the space
+    ``space`` holds, in ``direction`` (none at the board's edge)."""
+
+    direction: str = _name("the direction of the link")
+    space: str = _name("the name holding the space")
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Farthest:
+    """``farthest south of s where mark is none``: from the space ``space``
+    holds, step by step in ``direction`` while the next space meets
+    ``cond`` (each space in scope); the last space reached (``space``'s own
+    when the first step fails)."""
+
+    direction: str = _name("the direction of the steps")
+    space: str = _name("the name holding the space started from")
+    cond: "Expr" = _f("what each space stepped onto meets")
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class InARow:
+    """``3 in a row through s where mark is this player``: whether some line
+    of ``count`` spaces or more, along one direction and its opposite,
+    passes through the space ``space`` holds with every space on it meeting
+    ``cond`` (each space in scope)."""
+
+    count: "Expr" = _f("how many spaces in a row")
+    space: str = _name("the name holding the space")
+    cond: "Expr" = _f("what every space of the line meets")
+    pos: Optional[Pos] = _pos()
+
+
 Expr = Union[
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, RuleValue, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
     PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
-    NoDice,
+    NoDice, Neighbour, Farthest, InARow,
 ]
 
 #: What a card, a piece or a track's space prints: a number, yes/no, none

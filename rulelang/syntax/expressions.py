@@ -9,7 +9,7 @@ from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
 from .. import ir
-from .places import pos as _pos, unquote as _unquote
+from .places import pos as _pos, tok_pos as _tok_pos, unquote as _unquote
 
 
 @v_args(meta=True)     # (called as ToIR's own methods are)
@@ -154,6 +154,17 @@ class Expressions(Transformer[Token, ir.Ruleset]):
 
     def any_of_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceQuery:
         return self._piece_query("any", meta, c)
+
+    def neighbour(self, meta: Meta, c: List[Any]) -> ir.Neighbour:
+        return ir.Neighbour(str(c[0]), str(c[1]), _pos(meta))
+
+    def farthest(self, meta: Meta, c: List[Any]) -> ir.Farthest:
+        return ir.Farthest(str(c[0]), str(c[1]), c[2], _pos(meta))
+
+    def in_a_row(self, meta: Meta, c: List[Any]) -> ir.InARow:
+        n = c[0]
+        count = ir.Num(self._num(n), _tok_pos(n)) if n.type == "INT" else ir.Name(str(n), _tok_pos(n))
+        return ir.InARow(count, str(c[1]), c[2], _pos(meta))
 
     def extreme_pieces(self, meta: Meta, c: List[Any]) -> ir.PieceExtreme:
         return ir.PieceExtreme(str(c[0]), c[1], str(c[2]), c[3] if len(c) > 3 else None, _pos(meta))

@@ -211,3 +211,34 @@ def _always(value: int) -> List[ir.Presence]:
 def _both(a: Callable[[int], List[ir.Presence]], b: Callable[[int], List[ir.Presence]]
           ) -> Callable[[int], List[ir.Presence]]:
     return lambda v: a(v) + b(v)
+
+
+#: A square grid's directions: (name, steps east, steps north).
+GRID_DIRECTIONS = (("north", 0, 1), ("south", 0, -1), ("east", 1, 0), ("west", -1, 0),
+                   ("northeast", 1, 1), ("northwest", -1, 1), ("southeast", 1, -1),
+                   ("southwest", -1, -1))
+
+
+def grid(wide: int, high: int, most: int, error: Callable[[Any, str], NoReturn], where: Any
+         ) -> Tuple[Tuple[ir.Piece, ...], Tuple[ir.Link, ...]]:
+    """The spaces and links of ``grid WIDE wide HIGH high``: spaces named by
+    column letter (from the west) and row (from the south), "a1" to "c3",
+    each with its ``x`` and ``y``, joined in the eight compass directions."""
+    if wide < 1 or high < 1:
+        error(where, f"a grid {wide} wide and {high} high has no spaces")
+    if wide > 26:
+        error(where, f"a grid is at most 26 wide (its columns are the letters a to z), not {wide}")
+    if wide * high > most:
+        error(where, f"this grid has more than {most} spaces (Limits.max_pieces)")
+    at = _pos(where)
+
+    def name(x: int, y: int) -> str:
+        return f"{chr(ord('a') + x - 1)}{y}"
+    spaces = tuple(ir.Piece(name(x, y), (ir.PieceProp("x", ir.Num(x, at), at),
+                                         ir.PieceProp("y", ir.Num(y, at), at)), pos=at)
+                   for y in range(1, high + 1) for x in range(1, wide + 1))
+    links = tuple(ir.Link(name(x, y), name(x + dx, y + dy), d)
+                  for y in range(1, high + 1) for x in range(1, wide + 1)
+                  for d, dx, dy in GRID_DIRECTIONS
+                  if 1 <= x + dx <= wide and 1 <= y + dy <= high)
+    return spaces, links

@@ -300,6 +300,12 @@ class ToIR(generate.ComponentLines, Expressions):
             pieces.extend(item if isinstance(item, list) else [item])
         return ("pieces", ir.PieceSet(str(name), state, tuple(pieces), _pos(meta)), meta)
 
+    def board_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        name, wide, high, rest = c[0], self._num(c[1]), self._num(c[2]), c[3:]
+        state = tuple(attrs.evolve(d, scope="piece") for d in rest[0][1]) if rest else ()
+        spaces, links = generate.grid(wide, high, self.max_pieces, self._error, meta)
+        return ("pieces", ir.PieceSet(str(name), state, spaces, _pos(meta), links), meta)
+
     def piece_state(self, meta: Meta, c: List[Any]) -> Tuple[str, List[ir.Stat]]:
         return ("state", list(c))
 

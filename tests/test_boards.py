@@ -1,0 +1,155 @@
+"""Boards (issue 14, first part): a board is a set of spaces, each with its
+attributes and state values as a piece has, joined by links in named
+directions; 'neighbour', 'farthest' and 'N in a row' walk the links, so a
+line costs its length, not the board's size."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+
+import rulelang
+from rulelang import RulesetCheckError, RulesetSyntaxError, syntax
+from rulelang.ir import serialize
+from rulelang.testing import check_ruleset
+from helpers import ROOT
+
+TIC = ROOT / "examples" / "tic_tac_toe.rules"
+FOUR = ROOT / "examples" / "connect_four.rules"
+
+WALK = '''game "Walk"
+players 1
+board cells grid 4 wide 3 high { state { mark no } }
+global { seen 0  far 0 }
+setup {
+    for each cells as s where x is 2 and y is 2 {
+        let t = neighbour northeast of s
+        seen = t.x * 10 + t.y
+        let edge = neighbour south of s
+        let last = farthest east of s where not mark
+        far = last.x
+        if neighbour south of edge is none: seen += 100
+    }
+}
+turn { phase a { end game "x" } }
+'''
+
+
+def test_a_grid_is_its_spaces_and_links():
+    rs = syntax.parse(WALK, "w.rules")
+    board = rs.pieces[0]
+    assert [p.name for p in board.pieces] == [f"{c}{r}" for r in (1, 2, 3) for c in "abcd"]
+    assert {(p.name, p.props[0].value.value, p.props[1].value.value) for p in board.pieces[:2]} == \
+        {("a1", 1, 1), ("b1", 2, 1)}
+    # 4×3: across 3·3·2, up and down 4·2·2, diagonals 3·2·2·2
+    assert len(board.links) == 18 + 16 + 24
+    assert rulelang.ir.Link("b2", "c3", "northeast") in board.links
+    assert rulelang.ir.axes(board) == (("north", "south"), ("east", "west"),
+                                       ("northeast", "southwest"), ("northwest", "southeast"))
+    data = serialize.to_data(rs)
+    assert serialize.from_data(json.loads(json.dumps(data))) == rs
+
+
+def test_neighbour_and_farthest_follow_the_links():
+    """From b2: its northeast neighbour is c3; south of b1 is off the board;
+    the farthest unmarked space east is d2."""
+    st = rulelang.loads(WALK).new_game(seed=1)
+    assert st.stat("seen") == 100 + 33 and st.stat("far") == 4
+
+
+@pytest.mark.parametrize("moves, winner", [
+    (["a1", "b1", "b2", "c1", "c3"], 0),                     # a diagonal
+    (["a1", "b1", "a2", "b2", "c3", "b3"], 1),               # a column
+    (["b2", "a1", "a2", "c2", "b1", "b3", "c3", "c1", "a3"], None),     # a full board
+])
+def test_three_in_a_row_wins_tic_tac_toe(moves, winner):
+    st = rulelang.load(TIC).new_game(seed=1)
+    for m in moves:
+        st.apply(m)
+    assert st.is_over
+    assert [st.stat("won", p) for p in (0, 1)] == [p == winner for p in (0, 1)]
+
+
+def test_a_row_is_through_the_space_and_along_one_line():
+    """Three marks that bend (a1, b1, b2) are no row; a row not through the
+    space asked about does not count for it."""
+    src = TIC.read_text(encoding="utf-8")
+    st = rulelang.loads(src).new_game(seed=1)
+    for m in ["a1", "a3", "b1", "c3", "b2"]:
+        st.apply(m)
+    assert not st.is_over          # P0 holds a1, b1, b2: no straight line
+    st.apply("b3")                 # P1: a3, b3, c3
+    assert st.is_over and st.stat("won", 1)
+
+
+def test_a_disc_falls_to_the_lowest_empty_space():
+    st = rulelang.load(FOUR).new_game(seed=1)
+    for m in ["c6", "c6", "c6"]:
+        st.apply(m)
+    discs = {c["name"]: c["disc"] for c in st.view(0)["pieces"]["cells"] if c["disc"] is not None}
+    assert discs == {"c1": 0, "c2": 1, "c3": 0}
+
+
+def test_four_in_a_row_wins_connect_four_across_and_diagonally():
+    st = rulelang.load(FOUR).new_game(seed=1)
+    for m in ["a6", "a6", "b6", "b6", "c6", "c6", "d6"]:
+        st.apply(m)
+    assert st.is_over and st.stat("won", 0)
+    st = rulelang.load(FOUR).new_game(seed=1)
+    # P0 builds a1, b2, c3, d4 up a staircase
+    for m in ["a6", "b6", "b6", "c6", "c6", "d6", "c6", "d6", "d6", "g6", "d6"]:
+        st.apply(m)
+    assert st.is_over and st.stat("won", 0)
+
+
+def test_a_full_column_is_no_move():
+    st = rulelang.load(FOUR).new_game(seed=1)
+    for _ in range(6):      # the discs alternate: no four in a row
+        st.apply("a6")
+    assert "a6" not in [m.label for m in st.legal_moves()]
+
+
+def test_random_tic_tac_toe_gives_the_known_odds():
+    """Uniformly random play: the first player wins 737/1260 of games, the
+    second 389/1260, and 158/1260 are drawn; 3000 games land within four
+    standard deviations of each."""
+    n = 3000
+    got = Counter(r.scores for r in rulelang.load(TIC).playouts(n, seed=7))
+    for scores, p in (((1, 0), 737 / 1260), ((0, 1), 389 / 1260), ((0, 0), 158 / 1260)):
+        assert abs(got[scores] / n - p) < 4 * (p * (1 - p) / n) ** 0.5
+
+
+@pytest.mark.parametrize("path", [TIC, FOUR], ids=["tic_tac_toe", "connect_four"])
+def test_the_board_games_conform(path):
+    report = check_ruleset(rulelang.load(path), games=20, seed=3, fresh_games=1)
+    assert report.ok, report.format()
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("neighbour northeast of s", "neighbour up of s", "have no direction 'up'"),
+    ("neighbour northeast of s", "neighbour northeast of seen", "'seen' is not a name given here"),
+    ("state { mark no }", "state { mark no  north 0 }", "'north' names both a direction and a value"),
+])
+def test_the_checker_knows_the_board(old, new, message):
+    with pytest.raises(RulesetCheckError, match=re.escape(message)):
+        rulelang.loads(WALK.replace(old, new, 1))
+
+
+@pytest.mark.parametrize("grid, message", [
+    ("grid 27 wide 1 high", "at most 26 wide"),
+    ("grid 0 wide 3 high", "has no spaces"),
+])
+def test_a_grid_that_cannot_be_is_refused_where_it_is(grid, message):
+    with pytest.raises(RulesetSyntaxError, match=message) as info:
+        rulelang.loads(WALK.replace("grid 4 wide 3 high", grid), "w.rules")
+    assert info.value.line == 3
+
+
+def test_a_document_whose_link_names_no_space_is_refused():
+    data = serialize.to_data(syntax.parse(WALK, "w.rules"))
+    data["pieces"][0]["links"][0]["to"] = "z9"
+    with pytest.raises(RulesetCheckError, match="names 'z9', which is not one of its spaces"):
+        rulelang.trust.checked(serialize.from_data(data))
