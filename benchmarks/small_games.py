@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import rulelang  # noqa: E402
 
-GAMES = ["pig", "nim"]
+GAMES = ["pig", "nim", "tic_tac_toe", "connect_four"]
 
 
 def rate(play, seconds):
@@ -60,7 +60,7 @@ def main(argv=None):
     p.add_argument("--rounds", type=int, default=5)
     args = p.parse_args(argv)
     print(f"Python {sys.version.split()[0]}, {args.rounds} rounds of {args.seconds}s each")
-    print(f"{'game':<8}{'by hand/s':>11}{'API/s':>9}{'slower':>8}{'batched/s':>11}{'slower':>8}")
+    print(f"{'game':<14}{'by hand/s':>11}{'API/s':>9}{'slower':>8}{'batched/s':>11}{'slower':>8}")
     api_ratios, batch_ratios = [], []
     for name in GAMES:
         game = rulelang.load(ROOT / "examples" / f"{name}.rules")
@@ -77,10 +77,10 @@ def main(argv=None):
         a, b = med["hand"] / med["api"], med["hand"] / med["batched"]
         api_ratios.append(a)
         batch_ratios.append(b)
-        print(f"{name:<8}{med['hand']:>11.0f}{med['api']:>9.0f}{a:>7.1f}x"
+        print(f"{name:<14}{med['hand']:>11.0f}{med['api']:>9.0f}{a:>7.1f}x"
               f"{med['batched']:>11.0f}{b:>7.1f}x")
     gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))   # noqa: E731
-    print(f"{'geomean':<8}{'':>11}{'':>9}{gm(api_ratios):>7.1f}x{'':>11}{gm(batch_ratios):>7.1f}x")
+    print(f"{'geomean':<14}{'':>11}{'':>9}{gm(api_ratios):>7.1f}x{'':>11}{gm(batch_ratios):>7.1f}x")
 
 
 if __name__ == "__main__":

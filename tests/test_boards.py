@@ -153,3 +153,20 @@ def test_a_document_whose_link_names_no_space_is_refused():
     data["pieces"][0]["links"][0]["to"] = "z9"
     with pytest.raises(RulesetCheckError, match="names 'z9', which is not one of its spaces"):
         rulelang.trust.checked(serialize.from_data(data))
+
+
+def test_the_hand_written_twins_play_the_same_games():
+    """benchmarks/twins/ (what the engine is timed against) play by the same
+    rules: the twin of Tic-tac-toe gives the known odds, and the twin of
+    Connect Four the engine's first-player share within four standard
+    deviations of 3000 games each."""
+    import sys
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from twins import connect_four, tic_tac_toe
+    n = 3000
+    got = Counter(tuple(tic_tac_toe.playout(i)) for i in range(n))
+    for scores, p in (((1, 0), 737 / 1260), ((0, 1), 389 / 1260), ((0, 0), 158 / 1260)):
+        assert abs(got[scores] / n - p) < 4 * (p * (1 - p) / n) ** 0.5
+    twin = sum(connect_four.playout(i)[0] for i in range(n)) / n
+    engine = sum(r.scores[0] for r in rulelang.load(FOUR).playouts(n, seed=11)) / n
+    assert abs(twin - engine) < 4 * (2 * 0.25 / n) ** 0.5
