@@ -122,7 +122,8 @@ def test_random_tic_tac_toe_gives_the_known_odds():
         assert abs(got[scores] / n - p) < 4 * (p * (1 - p) / n) ** 0.5
 
 
-@pytest.mark.parametrize("path", [TIC, FOUR], ids=["tic_tac_toe", "connect_four"])
+@pytest.mark.parametrize("path", [TIC, FOUR, ROOT / "examples" / "hex.rules"],
+                         ids=["tic_tac_toe", "connect_four", "hex"])
 def test_the_board_games_conform(path):
     report = check_ruleset(rulelang.load(path), games=20, seed=3, fresh_games=1)
     assert report.ok, report.format()
@@ -157,16 +158,80 @@ def test_a_document_whose_link_names_no_space_is_refused():
 
 def test_the_hand_written_twins_play_the_same_games():
     """benchmarks/twins/ (what the engine is timed against) play by the same
-    rules: the twin of Tic-tac-toe gives the known odds, and the twin of
-    Connect Four the engine's first-player share within four standard
-    deviations of 3000 games each."""
+    rules: the twin of Tic-tac-toe gives the known odds, and the twins of
+    Connect Four and Hex the engine's first-player share, within four
+    standard deviations of 3000 games each."""
     import sys
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from twins import connect_four, tic_tac_toe
+    from twins import hex as hex_twin
     n = 3000
     got = Counter(tuple(tic_tac_toe.playout(i)) for i in range(n))
     for scores, p in (((1, 0), 737 / 1260), ((0, 1), 389 / 1260), ((0, 0), 158 / 1260)):
         assert abs(got[scores] / n - p) < 4 * (p * (1 - p) / n) ** 0.5
-    twin = sum(connect_four.playout(i)[0] for i in range(n)) / n
-    engine = sum(r.scores[0] for r in rulelang.load(FOUR).playouts(n, seed=11)) / n
-    assert abs(twin - engine) < 4 * (2 * 0.25 / n) ** 0.5
+    for twin_of, path in ((connect_four, FOUR), (hex_twin, ROOT / "examples" / "hex.rules")):
+        twin = sum(twin_of.playout(i)[0] for i in range(n)) / n
+        engine = sum(r.scores[0] for r in rulelang.load(path).playouts(n, seed=11)) / n
+        assert abs(twin - engine) < 4 * (2 * 0.25 / n) ** 0.5, path.name
+
+
+HEX = ROOT / "examples" / "hex.rules"
+
+
+def play_hex(first, second, swap="no"):
+    """Hex with P0 placing ``first`` and P1 ``second``, in turn."""
+    st = rulelang.load(HEX).new_game(seed=1)
+    for i, label in enumerate(first):
+        if st.is_over:
+            break
+        st.apply(label)
+        if i == 0:
+            st.apply(f"Swap: take the first stone as your own: {swap}")
+            if swap == "yes":
+                continue
+        if i < len(second) and not st.is_over:
+            st.apply(second[i])
+    return st
+
+
+def test_a_hex_board_joins_each_hexagon_to_six():
+    board = syntax.parse(HEX.read_text(encoding="utf-8"), "hex.rules").pieces[0]
+    assert len(board.pieces) == 49
+    # east-west 6·7·2, northeast-southwest 7·6·2, northwest-southeast 6·6·2
+    assert len(board.links) == 84 + 84 + 72
+    around = {k.to for k in board.links if k.frm == "d4"}
+    assert around == {"e4", "c4", "d5", "d3", "c5", "e3"}
+    assert len(rulelang.ir.axes(board)) == 3
+
+
+def test_hex_a_chain_that_bends_joins_the_edges():
+    """Rule: the first player joins west and east; a chain bending through
+    a northeast step (b1 to b2) still joins them."""
+    st = play_hex(["a1", "b1", "b2", "c2", "d2", "e2", "f2", "g2"],
+                  ["a7", "b7", "c7", "d7", "e7", "f7", "g6"])
+    assert st.is_over and st.stat("won", 0) and not st.stat("won", 1)
+
+
+def test_hex_stones_that_touch_only_at_a_corner_are_no_chain():
+    """a1 and b2 are not neighbours on hexagons (northeast of a1 is a2):
+    the diagonal a1, b2, c3 … g7 joins nothing."""
+    st = play_hex(["a1", "b2", "c3", "d4", "e5", "f6", "g7"],
+                  ["a7", "b7", "c7", "d7", "e7", "f7"])
+    assert not st.is_over
+
+
+def test_hex_the_second_player_joins_south_and_north():
+    st = play_hex(["a1", "b1", "c1", "d1", "e1", "f1", "a3"],
+                  ["g1", "g2", "g3", "g4", "g5", "g6", "g7"])
+    assert st.is_over and st.stat("won", 1)
+
+
+def test_hex_the_swap_rule_mirrors_the_first_stone():
+    st = rulelang.load(HEX).new_game(seed=1)
+    st.apply("b1").apply("Swap: take the first stone as your own: yes")
+    stones = {c["name"]: c["stone"] for c in st.view(0)["pieces"]["cells"] if c["stone"] is not None}
+    assert stones == {"a2": 1} and st.current_player == 0
+
+
+def test_hex_has_no_draw():
+    assert all(r.scores in ((1, 0), (0, 1)) for r in rulelang.load(HEX).playouts(200, seed=5))

@@ -306,7 +306,8 @@ class Expressions(CheckerBase):
                         "a 'where' condition")
         return NUM if e.quantifier == "count" else BOOL
 
-    def board_of(self, e: Union[ir.Neighbour, ir.Farthest, ir.InARow], scope: Scope) -> Optional[str]:
+    def board_of(self, e: Union[ir.Neighbour, ir.Farthest, ir.Connected, ir.InARow],
+                 scope: Scope) -> Optional[str]:
         """The board whose space the name ``e.space`` holds, reporting a
         name that holds no board's space."""
         kind = str(scope.locals.get(e.space, ""))
@@ -335,6 +336,14 @@ class Expressions(CheckerBase):
                           f"{self.nearest(e.direction, directions)} (they have "
                           f"{', '.join(sorted(directions))})")
         return f"piece:{board}"
+
+    def e_Connected(self, e: ir.Connected, scope: Scope) -> str:
+        board = self.board_of(e, scope)
+        if board is not None:
+            inner = scope.child(no_rolls=WHERE_ROLL, piece=board)
+            self.expect(e.cond, inner, BOOL, "a 'where' condition")
+            self.expect(e.goal, inner, BOOL, "what the group 'reaches'")
+        return BOOL
 
     def e_InARow(self, e: ir.InARow, scope: Scope) -> str:
         self.expect(e.count, scope, NUM, "how many in a row")

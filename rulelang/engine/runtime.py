@@ -193,6 +193,26 @@ def _farthest(start: Optional[int], steps: List[Optional[int]], ok: Callable[[in
     return here
 
 
+def _connected(start: Optional[int], steps: Sequence[List[Optional[int]]],
+               ok: Callable[[int], Any], goal: Callable[[int], Any]) -> bool:
+    """Whether the spaces joined to ``start`` through links (``steps``, one
+    table a direction), each ``ok``, include one that meets ``goal``."""
+    if start is None or not ok(start):
+        return False
+    seen = {start}
+    todo = [start]
+    while todo:
+        i = todo.pop()
+        if goal(i):
+            return True
+        for table in steps:
+            j = table[i]
+            if j is not None and j not in seen and ok(j):
+                seen.add(j)
+                todo.append(j)
+    return False
+
+
 def _in_a_row(start: Optional[int], n: int, lines: Any, ok: Callable[[int], Any]) -> bool:
     """Whether ``n`` spaces or more in a row, each ``ok``, run through space
     ``start`` along one of the board's ``lines`` (steps one way, steps the
@@ -221,7 +241,7 @@ def _seat(player: Any) -> int:
 
 
 GENERATED_ENV: Dict[str, Any] = {
-    "_seat": _seat, "_reveal": _reveal, "_in_a_row": _in_a_row, "_farthest": _farthest, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
+    "_seat": _seat, "_reveal": _reveal, "_in_a_row": _in_a_row, "_farthest": _farthest, "_connected": _connected, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,

@@ -322,6 +322,17 @@ class Source:
         return f"_farthest({x}, {self.const(ctx.prog.board_step[pset][e.direction])}, " \
                f"lambda {var}: {cond})"
 
+    def s_Connected(self, e: ir.Connected) -> str:
+        """``connected from s where … reaches …``: the group grown from the
+        space through its links (``_connected``): it costs the group's size."""
+        ctx = self.ctx
+        pset, x = ctx.piece_locals[e.space], f"fr[{ctx.locals[e.space]}]"
+        a, b = self.temp(), self.temp()
+        cond = self.where(pset, a, e.cond)[len(" if "):]
+        goal = self.where(pset, b, e.goal)[len(" if "):]
+        steps = tuple(ctx.prog.board_step[pset].values())
+        return f"_connected({x}, {self.const(steps)}, lambda {a}: {cond}, lambda {b}: {goal})"
+
     def s_InARow(self, e: ir.InARow) -> str:
         """``3 in a row through s where …``: walked along each line through
         the space (``_in_a_row``), so it costs the lines' length, not the

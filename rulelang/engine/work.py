@@ -162,8 +162,9 @@ class Work:
             return 1 + self.pieces.get(e.pieces, 0) * (1 + expr(e.cond))
         if t is ir.PieceExtreme:
             return 1 + self.pieces.get(e.pieces, 0) * (1 + expr(e.cond) + expr(e.value))
-        if t in (ir.InARow, ir.Farthest):     # (their lines are at most a board long)
-            return 1 + max(self.pieces.values(), default=0) * (1 + expr(e.cond))
+        if t in (ir.InARow, ir.Farthest, ir.Connected):     # (at most a board of spaces)
+            return 1 + max(self.pieces.values(), default=0) * (1 + expr(e.cond) + (
+                expr(e.goal) if t is ir.Connected else 0))
         if t is ir.PlayerQuery:
             return 1 + self.players * (1 + expr(e.cond))
         if t is ir.Extreme:

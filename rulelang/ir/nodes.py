@@ -304,6 +304,19 @@ class Farthest:
 
 
 @attrs.frozen
+class Connected:
+    """``connected from s where mark is this player reaches x is 11``:
+    whether the spaces joined to the space ``space`` holds through links,
+    every one meeting ``cond`` (``space``'s own too), include one that
+    meets ``goal`` (each space in scope in both)."""
+
+    space: str = _name("the name holding the space started from")
+    cond: "Expr" = _f("what every space of the group meets")
+    goal: "Expr" = _f("what a space of the group must meet")
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class InARow:
     """``3 in a row through s where mark is this player``: whether some line
     of ``count`` spaces or more, along one direction and its opposite,
@@ -320,7 +333,7 @@ Expr = Union[
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, RuleValue, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
     PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
-    NoDice, Neighbour, Farthest, InARow,
+    NoDice, Neighbour, Farthest, Connected, InARow,
 ]
 
 #: What a card, a piece or a track's space prints: a number, yes/no, none

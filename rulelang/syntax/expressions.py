@@ -161,6 +161,9 @@ class Expressions(Transformer[Token, ir.Ruleset]):
     def farthest(self, meta: Meta, c: List[Any]) -> ir.Farthest:
         return ir.Farthest(str(c[0]), str(c[1]), c[2], _pos(meta))
 
+    def connected(self, meta: Meta, c: List[Any]) -> ir.Connected:
+        return ir.Connected(str(c[0]), c[1], c[2], _pos(meta))
+
     def in_a_row(self, meta: Meta, c: List[Any]) -> ir.InARow:
         n = c[0]
         count = ir.Num(self._num(n), _tok_pos(n)) if n.type == "INT" else ir.Name(str(n), _tok_pos(n))

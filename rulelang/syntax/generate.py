@@ -219,11 +219,19 @@ GRID_DIRECTIONS = (("north", 0, 1), ("south", 0, -1), ("east", 1, 0), ("west", -
                    ("southwest", -1, -1))
 
 
-def grid(wide: int, high: int, most: int, error: Callable[[Any, str], NoReturn], where: Any
+#: A rhombus of hexagons in axial coordinates: northeast keeps the column
+#: and goes a row north, so each space has six neighbours.
+HEX_DIRECTIONS = (("east", 1, 0), ("west", -1, 0), ("northeast", 0, 1), ("southwest", 0, -1),
+                  ("northwest", -1, 1), ("southeast", 1, -1))
+
+
+def grid(wide: int, high: int, directions: Sequence[Tuple[str, int, int]], most: int,
+         error: Callable[[Any, str], NoReturn], where: Any
          ) -> Tuple[Tuple[ir.Piece, ...], Tuple[ir.Link, ...]]:
-    """The spaces and links of ``grid WIDE wide HIGH high``: spaces named by
-    column letter (from the west) and row (from the south), "a1" to "c3",
-    each with its ``x`` and ``y``, joined in the eight compass directions."""
+    """The spaces and links of ``grid WIDE wide HIGH high`` (or ``hex …``):
+    spaces named by column letter (from the west) and row (from the south),
+    "a1" to "c3", each with its ``x`` and ``y``, joined in ``directions``
+    (the eight compass directions of a grid, the six of a hex board)."""
     if wide < 1 or high < 1:
         error(where, f"a grid {wide} wide and {high} high has no spaces")
     if wide > 26:
@@ -239,6 +247,6 @@ def grid(wide: int, high: int, most: int, error: Callable[[Any, str], NoReturn],
                    for y in range(1, high + 1) for x in range(1, wide + 1))
     links = tuple(ir.Link(name(x, y), name(x + dx, y + dy), d)
                   for y in range(1, high + 1) for x in range(1, wide + 1)
-                  for d, dx, dy in GRID_DIRECTIONS
+                  for d, dx, dy in directions
                   if 1 <= x + dx <= wide and 1 <= y + dy <= high)
     return spaces, links

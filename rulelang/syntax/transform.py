@@ -301,10 +301,16 @@ class ToIR(generate.ComponentLines, Expressions):
         return ("pieces", ir.PieceSet(str(name), state, tuple(pieces), _pos(meta)), meta)
 
     def board_decl(self, meta: Meta, c: List[Any]) -> Decl:
-        name, wide, high, rest = c[0], self._num(c[1]), self._num(c[2]), c[3:]
+        name, shape, wide, high, rest = c[0], c[1], self._num(c[2]), self._num(c[3]), c[4:]
         state = tuple(attrs.evolve(d, scope="piece") for d in rest[0][1]) if rest else ()
-        spaces, links = generate.grid(wide, high, self.max_pieces, self._error, meta)
+        spaces, links = generate.grid(wide, high, shape, self.max_pieces, self._error, meta)
         return ("pieces", ir.PieceSet(str(name), state, spaces, _pos(meta), links), meta)
+
+    def shape_grid(self, meta: Meta, c: List[Any]) -> Tuple[Tuple[str, int, int], ...]:
+        return generate.GRID_DIRECTIONS
+
+    def shape_hex(self, meta: Meta, c: List[Any]) -> Tuple[Tuple[str, int, int], ...]:
+        return generate.HEX_DIRECTIONS
 
     def piece_state(self, meta: Meta, c: List[Any]) -> Tuple[str, List[ir.Stat]]:
         return ("state", list(c))
