@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import rulelang  # noqa: E402
 
-GAMES = ["pig", "nim", "tic_tac_toe", "connect_four", "hex"]
+GAMES = ["pig", "nim", "tic_tac_toe", "connect_four", "hex", "hare_and_hounds"]
 
 
 def rate(play, seconds):

@@ -19,6 +19,7 @@ from helpers import ROOT
 
 TIC = ROOT / "examples" / "tic_tac_toe.rules"
 FOUR = ROOT / "examples" / "connect_four.rules"
+HARE = ROOT / "examples" / "hare_and_hounds.rules"
 
 WALK = '''game "Walk"
 players 1
@@ -122,8 +123,8 @@ def test_random_tic_tac_toe_gives_the_known_odds():
         assert abs(got[scores] / n - p) < 4 * (p * (1 - p) / n) ** 0.5
 
 
-@pytest.mark.parametrize("path", [TIC, FOUR, ROOT / "examples" / "hex.rules"],
-                         ids=["tic_tac_toe", "connect_four", "hex"])
+@pytest.mark.parametrize("path", [TIC, FOUR, ROOT / "examples" / "hex.rules", HARE],
+                         ids=["tic_tac_toe", "connect_four", "hex", "hare_and_hounds"])
 def test_the_board_games_conform(path):
     report = check_ruleset(rulelang.load(path), games=20, seed=3, fresh_games=1)
     assert report.ok, report.format()
@@ -159,17 +160,18 @@ def test_a_document_whose_link_names_no_space_is_refused():
 def test_the_hand_written_twins_play_the_same_games():
     """benchmarks/twins/ (what the engine is timed against) play by the same
     rules: the twin of Tic-tac-toe gives the known odds, and the twins of
-    Connect Four and Hex the engine's first-player share, within four
+    Connect Four, Hex and Hare and Hounds the engine's first-player share, within four
     standard deviations of 3000 games each."""
     import sys
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from twins import connect_four, tic_tac_toe
+    from twins import connect_four, hare_and_hounds, tic_tac_toe
     from twins import hex as hex_twin
     n = 3000
     got = Counter(tuple(tic_tac_toe.playout(i)) for i in range(n))
     for scores, p in (((1, 0), 737 / 1260), ((0, 1), 389 / 1260), ((0, 0), 158 / 1260)):
         assert abs(got[scores] / n - p) < 4 * (p * (1 - p) / n) ** 0.5
-    for twin_of, path in ((connect_four, FOUR), (hex_twin, ROOT / "examples" / "hex.rules")):
+    for twin_of, path in ((connect_four, FOUR), (hex_twin, ROOT / "examples" / "hex.rules"),
+                          (hare_and_hounds, HARE)):
         twin = sum(twin_of.playout(i)[0] for i in range(n)) / n
         engine = sum(r.scores[0] for r in rulelang.load(path).playouts(n, seed=11)) / n
         assert abs(twin - engine) < 4 * (2 * 0.25 / n) ** 0.5, path.name
@@ -235,3 +237,118 @@ def test_hex_the_swap_rule_mirrors_the_first_stone():
 
 def test_hex_has_no_draw():
     assert all(r.scores in ((1, 0), (0, 1)) for r in rulelang.load(HEX).playouts(200, seed=5))
+
+
+GRAPH = '''game "Paths"
+players 1
+board map {
+    state { open yes }
+    A: n 1
+    B: n 2
+    C: n 3
+    D: n 4
+    link A -- B
+    link B -- C east/west
+    link C -> D down
+}
+global { ab 0  ad 0  da 0  shut 0  d 0 }
+setup {
+    for each map as a where n is 1 {
+        for each map as z where n is 4 {
+            ab = count map where (distance from a) is 1
+            ad = distance from a to z
+            da = if (distance from z to a) is none then -1 else 0
+        }
+        for each map as b where n is 2 { b.open = no }
+        for each map as z where n is 4 { shut = if (distance from a to z through open) is none then 1 else 0 }
+        for each map as c where n is 3 { d = distance from a to c along link, east }
+    }
+}
+turn { phase a { end game "x" } }
+'''
+
+
+def test_a_board_written_out_has_the_links_it_says():
+    board = syntax.parse(GRAPH, "g.rules").pieces[0]
+    assert board.links == (rulelang.ir.Link("A", "B", "link"), rulelang.ir.Link("B", "A", "link"),
+                           rulelang.ir.Link("B", "C", "east"), rulelang.ir.Link("C", "B", "west"),
+                           rulelang.ir.Link("C", "D", "down"))
+
+
+def test_distance_counts_links_along_and_through_what_it_is_told():
+    """A–B–C–D: one space is 1 from A; D is 3 from A and A unreachable from
+    D (C to D is one way); with B shut, D cannot be reached; along 'link'
+    and 'east' only, C is 2 from A."""
+    st = rulelang.loads(GRAPH).new_game(seed=1)
+    assert [st.stat(k) for k in ("ab", "ad", "da", "shut", "d")] == [1, 3, -1, 1, 2]
+
+
+def test_a_choice_may_name_the_one_it_looks_at():
+    """'choose one map as s where … s …': the name is the space looked at."""
+    src = GRAPH.replace('turn { phase a { end game "x" } }',
+                        'turn { phase a {\n choose one map as s where (distance from s to s) is 0 '
+                        'and s.n > 2 "Pick"\n d = s.n\n end game "x" } }')
+    st = rulelang.loads(src).new_game(seed=1)
+    assert [m.label for m in st.legal_moves()] == ["C", "D"]
+    assert st.apply("D").stat("d") == 4
+
+
+def hare_game(moves):
+    st = rulelang.load(HARE).new_game(seed=1)
+    for m in moves:
+        st.apply(m)
+    return st
+
+
+def animals(st):
+    return {p["name"]: p["animal"] for p in st.view(0)["pieces"]["points"] if p["animal"] != "empty"}
+
+
+def test_hounds_move_forward_or_across_never_back():
+    st = rulelang.load(HARE).new_game(seed=1)
+    assert [m.label for m in st.legal_moves()] == ["a2", "b1", "b3"]
+    st.apply("b1")
+    assert [m.label for m in st.legal_moves()] == ["b2", "c1", "c2"]     # not a2: back
+    st.apply("c1").apply("d3")       # the hare steps northwest
+    st.apply("c1")
+    assert "b1" not in [m.label for m in st.legal_moves()]
+
+
+def test_the_hare_moves_any_way_and_wins_past_the_hounds():
+    """The hare goes back west (d2, c2, b3) and wins on a2, west of the
+    hounds on b2, c1 and c3."""
+    st = hare_game(["b1", "c1", "d2", "b3", "c3", "c2", "a2", "b1", "b3", "b1", "b2"])
+    assert not st.is_over and animals(st)["b3"] == "hare"
+    st.apply("a2")
+    assert st.is_over and st.over == "the hare got past the hounds"
+    assert [st.stat("won", p) for p in (0, 1)] == [False, True]
+
+
+def test_the_hounds_win_by_trapping_the_hare():
+    """The hare on c1, with hounds on b1, d1 and c2 around it, cannot move."""
+    st = hare_game(["b1", "c1", "d1", "a2", "b1", "c2", "c1", "d1", "c1", "b3"])
+    assert not st.is_over
+    st.apply("c2")
+    assert animals(st) == {"b1": "hound", "d1": "hound", "c2": "hound", "c1": "hare"}
+    assert st.is_over and st.over == "the hare is trapped" and st.stat("won", 0)
+
+
+def test_hounds_that_move_across_ten_times_running_lose():
+    """Two hounds step north and south in turn while the hare waits."""
+    moves = ["b1", "c1", "d2"]          # a hound forward; the hare to d2
+    for i in range(10):
+        moves += ["c1", "c2"] if i % 2 == 0 else ["c2", "c1"]
+        if i < 9:
+            moves.append("e2" if i % 2 == 0 else "d2")
+    st = hare_game(moves)
+    assert st.is_over and st.over == "the hounds stalled" and st.stat("won", 1)
+
+
+def test_hounds_that_cannot_move_lose():
+    """Reading: a hound on e2 never moves again; hounds that cannot move lose."""
+    src = HARE.read_text(encoding="utf-8").replace("a2: x 1, animal hound", "a2: x 1") \
+        .replace("b1: x 2, animal hound", "b1: x 2").replace("b3: x 2, animal hound", "b3: x 2") \
+        .replace("d1: x 4", "d1: x 4, animal hound").replace("d3: x 4", "d3: x 4, animal hound") \
+        .replace("e2: x 5, animal hare", "e2: x 5, animal hound").replace("d2: x 4", "d2: x 4, animal hare")
+    st = rulelang.loads(src).new_game(seed=1)
+    assert st.is_over and st.over == "the hounds cannot move" and st.stat("won", 1)

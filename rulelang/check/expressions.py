@@ -345,6 +345,26 @@ class Expressions(CheckerBase):
             self.expect(e.goal, inner, BOOL, "what the group 'reaches'")
         return BOOL
 
+    def e_Distance(self, e: ir.Distance, scope: Scope) -> str:
+        board = self.board_of(ir.Neighbour("", e.start, e.pos), scope)
+        if board is None:
+            return ANY
+        if e.to is not None:
+            if self.board_of(ir.Neighbour("", e.to, e.pos), scope) not in (board, None):
+                self.error(e, f"'{e.start}' and '{e.to}' are spaces of two boards")
+        elif not scope.pieces or scope.pieces[-1] != board:
+            self.error(e, f"say which space the distance is to ('distance from {e.start} to "
+                          f"s'), or ask it inside a 'where' about the spaces of '{board}'")
+        directions = self.board_directions[board]
+        for d in e.along:
+            if d not in directions:
+                self.error(e, f"the spaces of '{board}' have no direction '{d}'"
+                              f"{self.nearest(d, directions)}")
+        if e.through is not None:
+            self.expect(e.through, scope.child(no_rolls=WHERE_ROLL, piece=board), BOOL,
+                        "what the spaces gone 'through' meet")
+        return NUM
+
     def e_InARow(self, e: ir.InARow, scope: Scope) -> str:
         self.expect(e.count, scope, NUM, "how many in a row")
         board = self.board_of(e, scope)

@@ -227,8 +227,9 @@ class Statements(Expressions):
         if not scope.player:
             self.error(s, "a choice needs a player to make it, and no player is in scope here")
         if s.cond is not None and fields is not None:
-            self.expect(s.cond, scope.child(no_rolls=WHERE_ROLL, piece=s.pieces), BOOL,
-                        "a 'where' condition")
+            named = scope.child(no_rolls=WHERE_ROLL, piece=s.pieces)    # (naming the one looked at)
+            named.locals[s.var] = f"piece:{s.pieces}"
+            self.expect(s.cond, named, BOOL, "a 'where' condition")
         self.name_ok(s, s.var, "a piece variable")
         scope.locals[s.var] = f"piece:{s.pieces}"
 

@@ -37,7 +37,7 @@ def reserved_words() -> Set[str]:
     return {
         # values
         "yes", "no", "none", "this", "round", "passed", "failed", "margin", "roll", "count", "seat",
-        "give", "reveal", "secretly", "neighbour", "farthest", "connected",
+        "give", "reveal", "secretly", "neighbour", "farthest", "connected", "distance",
         "size", "sum", "any", "highest", "lowest", "other", "not", "and", "or", "is",
         # statements
         "if", "else", "let", "stop", "test", "draw", "move", "choose", "skip", "end", "log",

@@ -361,7 +361,7 @@ class Ctx(Seen):
     def s_ChoosePiece(self, s: ir.ChoosePiece) -> None:
         var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
-        matching = self.pieces_matching(s.pieces, s.cond)
+        matching = self.pieces_matching(s.pieces, s.cond, var if _names(s.cond, s.var) else None)
         names = self.prog.piece_names[s.pieces]
         self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, i: names[i], var,
                                   s.prompt or f"choose from {s.pieces}"))
@@ -574,10 +574,13 @@ class Ctx(Seen):
             raise KeyError(f"a name the checker did not read: {node.name!r}")
         return bound
 
-    def pieces_matching(self, pset: str, cond: Optional[ir.Expr]) -> Compiled:
-        """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``."""
+    def pieces_matching(self, pset: str, cond: Optional[ir.Expr], slot: Optional[int] = None
+                        ) -> Compiled:
+        """fn(st, fr) -> the indexes of the pieces of ``pset`` meeting ``cond``;
+        with ``slot``, each piece looked at is in that local as well (the
+        condition names it: ``choose one points as h where … h …``)."""
         source = Source(self)
-        var = source.temp()
+        var = source.temp() if slot is None else f"fr[{slot}]"
         return compiled(f"[{var} for {var} in range({len(self.prog.piece_names[pset])})"
                         f"{source.where(pset, var, cond)}]", self.prog.gen_env)
 
@@ -587,6 +590,15 @@ class Ctx(Seen):
 _MADE_FIRST = (ir.Roll, ir.Pool, ir.RollOff, ir.RuleValue)
 
 _STMT_TYPES: Tuple[type, ...] = tuple(t for t in ir.Stmt.__args__)  # type: ignore[attr-defined]
+
+
+def _names(e: Optional[ir.Expr], name: str) -> bool:
+    """Whether expression ``e`` names ``name`` (alone or before a dot)."""
+    return e is not None and any(
+        (isinstance(n, ir.Name) and n.name == name) or (isinstance(n, ir.Attr) and n.obj == name)
+        or (isinstance(n, (ir.Neighbour, ir.Farthest, ir.Connected, ir.InARow)) and n.space == name)
+        or (isinstance(n, ir.Distance) and name in (n.start, n.to))
+        for n in ir.walk(e))
 
 
 def _expressions_of(s: ir.Stmt) -> Iterator[Any]:

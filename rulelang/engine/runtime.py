@@ -213,6 +213,34 @@ def _connected(start: Optional[int], steps: Sequence[List[Optional[int]]],
     return False
 
 
+def _distance(start: Optional[int], to: Optional[int], steps: Sequence[List[Optional[int]]],
+              ok: Optional[Callable[[int], Any]]) -> Optional[int]:
+    """The fewest steps (along ``steps``, onto spaces that are ``ok``) from
+    space ``start`` to space ``to``; None when there is no way (or either is
+    none)."""
+    if start is None or to is None:
+        return None
+    if start == to:
+        return 0
+    seen = {start}
+    ring = [start]
+    far = 0
+    while ring:
+        far += 1
+        nxt = []
+        for i in ring:
+            for table in steps:
+                j = table[i]
+                if j is None or j in seen or (ok is not None and not ok(j)):
+                    continue
+                if j == to:
+                    return far
+                seen.add(j)
+                nxt.append(j)
+        ring = nxt
+    return None
+
+
 def _in_a_row(start: Optional[int], n: int, lines: Any, ok: Callable[[int], Any]) -> bool:
     """Whether ``n`` spaces or more in a row, each ``ok``, run through space
     ``start`` along one of the board's ``lines`` (steps one way, steps the
@@ -241,7 +269,7 @@ def _seat(player: Any) -> int:
 
 
 GENERATED_ENV: Dict[str, Any] = {
-    "_seat": _seat, "_reveal": _reveal, "_in_a_row": _in_a_row, "_farthest": _farthest, "_connected": _connected, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
+    "_seat": _seat, "_reveal": _reveal, "_in_a_row": _in_a_row, "_farthest": _farthest, "_connected": _connected, "_distance": _distance, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,

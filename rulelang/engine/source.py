@@ -333,6 +333,21 @@ class Source:
         steps = tuple(ctx.prog.board_step[pset].values())
         return f"_connected({x}, {self.const(steps)}, lambda {a}: {cond}, lambda {b}: {goal})"
 
+    def s_Distance(self, e: ir.Distance) -> str:
+        """``distance from v to z …``: a walk outward from the space
+        (``_distance``), stopping at the one asked about."""
+        ctx = self.ctx
+        pset, x = ctx.piece_locals[e.start], f"fr[{ctx.locals[e.start]}]"
+        # To a named space, or (inside a 'where') to the space looked at.
+        to = f"fr[{ctx.locals[e.to]}]" if e.to is not None else ctx.piece_scope[-1][1]
+        steps = ctx.prog.board_step[pset]
+        tables = tuple(steps[d] for d in e.along) if e.along else tuple(steps.values())
+        ok = "None"
+        if e.through is not None:
+            var = self.temp()
+            ok = f"lambda {var}: {self.where(pset, var, e.through)[len(' if '):]}"
+        return f"_distance({x}, {to}, {self.const(tables)}, {ok})"
+
     def s_InARow(self, e: ir.InARow) -> str:
         """``3 in a row through s where …``: walked along each line through
         the space (``_in_a_row``), so it costs the lines' length, not the

@@ -162,6 +162,8 @@ class Work:
             return 1 + self.pieces.get(e.pieces, 0) * (1 + expr(e.cond))
         if t is ir.PieceExtreme:
             return 1 + self.pieces.get(e.pieces, 0) * (1 + expr(e.cond) + expr(e.value))
+        if t is ir.Distance:            # (a walk over at most the whole board)
+            return 1 + max(self.pieces.values(), default=0) * (1 + expr(e.through))
         if t in (ir.InARow, ir.Farthest, ir.Connected):     # (at most a board of spaces)
             return 1 + max(self.pieces.values(), default=0) * (1 + expr(e.cond) + (
                 expr(e.goal) if t is ir.Connected else 0))

@@ -292,10 +292,8 @@ class Neighbour:
 
 @attrs.frozen
 class Farthest:
-    """``farthest south of s where mark is none``: from the space ``space``
-    holds, step by step in ``direction`` while the next space meets
-    ``cond`` (each space in scope); the last space reached (``space``'s own
-    when the first step fails)."""
+    """``farthest south of s where mark is none``: from space ``space``, step
+    in ``direction`` while the next space meets ``cond``; the last reached."""
 
     direction: str = _name("the direction of the steps")
     space: str = _name("the name holding the space started from")
@@ -306,13 +304,27 @@ class Farthest:
 @attrs.frozen
 class Connected:
     """``connected from s where mark is this player reaches x is 11``:
-    whether the spaces joined to the space ``space`` holds through links,
-    every one meeting ``cond`` (``space``'s own too), include one that
-    meets ``goal`` (each space in scope in both)."""
+    whether the group joined to space ``space`` through links, each meeting
+    ``cond``, holds one that meets ``goal``."""
 
     space: str = _name("the name holding the space started from")
     cond: "Expr" = _f("what every space of the group meets")
     goal: "Expr" = _f("what a space of the group must meet")
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class Distance:
+    """``distance from v to z along north, south through placed``: the
+    fewest links from space ``start`` to ``to`` (in a ``where``, without
+    ``to``: the space looked at), only ``along`` those directions (or any)
+    onto spaces meeting ``through``; none when no way is open."""
+
+    start: str = _name("the name holding the space started from")
+    to: Optional[str] = _name("the name holding the space reached (none: the one looked at)",
+                              default=None)
+    along: Tuple[str, ...] = _f("the directions it may step in (all, when empty)", default=())
+    through: Optional["Expr"] = _f("what every space stepped onto meets", default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -333,7 +345,7 @@ Expr = Union[
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, RuleValue, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
     PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
-    NoDice, Neighbour, Farthest, Connected, InARow,
+    NoDice, Neighbour, Farthest, Connected, Distance, InARow,
 ]
 
 #: What a card, a piece or a track's space prints: a number, yes/no, none

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, NoReturn, Union
+from typing import TYPE_CHECKING, Any, List, NoReturn, Tuple, Union
 
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
@@ -163,6 +163,20 @@ class Expressions(Transformer[Token, ir.Ruleset]):
 
     def connected(self, meta: Meta, c: List[Any]) -> ir.Connected:
         return ir.Connected(str(c[0]), c[1], c[2], _pos(meta))
+
+    def distance(self, meta: Meta, c: List[Any]) -> ir.Distance:
+        parts = dict(x for x in c[1:])
+        return ir.Distance(str(c[0]), parts.get("to"), tuple(parts.get("along", ())),
+                           parts.get("through"), _pos(meta))
+
+    def distance_to(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("to", str(c[0]))
+
+    def distance_along(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("along", [str(d) for d in c])
+
+    def distance_through(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("through", c[0])
 
     def in_a_row(self, meta: Meta, c: List[Any]) -> ir.InARow:
         n = c[0]

@@ -306,6 +306,31 @@ class ToIR(generate.ComponentLines, Expressions):
         spaces, links = generate.grid(wide, high, shape, self.max_pieces, self._error, meta)
         return ("pieces", ir.PieceSet(str(name), state, spaces, _pos(meta), links), meta)
 
+    def board_graph(self, meta: Meta, c: List[Any]) -> Decl:
+        name, rest = c[0], list(c[1:])
+        state = ()
+        if rest and isinstance(rest[0], tuple) and rest[0][0] == "state":
+            state = tuple(attrs.evolve(d, scope="piece") for d in rest.pop(0)[1])
+        spaces: List[ir.Piece] = []
+        links: List[ir.Link] = []
+        for item in rest:
+            if isinstance(item, tuple) and item and item[0] == "links":
+                links.extend(item[1])
+            else:
+                spaces.extend(item if isinstance(item, list) else [item])
+        return ("pieces", ir.PieceSet(str(name), state, tuple(spaces), _pos(meta), tuple(links)), meta)
+
+    def link_both(self, meta: Meta, c: List[Any]) -> Tuple[str, List[ir.Link]]:
+        a, b = c[0], c[2]
+        return ("links", [ir.Link(a, b, "link"), ir.Link(b, a, "link")])
+
+    def link_pair(self, meta: Meta, c: List[Any]) -> Tuple[str, List[ir.Link]]:
+        a, b = c[0], c[2]
+        return ("links", [ir.Link(a, b, str(c[3])), ir.Link(b, a, str(c[4]))])
+
+    def link_one(self, meta: Meta, c: List[Any]) -> Tuple[str, List[ir.Link]]:
+        return ("links", [ir.Link(c[0], c[2], str(c[3]))])
+
     def shape_grid(self, meta: Meta, c: List[Any]) -> Tuple[Tuple[str, int, int], ...]:
         return generate.GRID_DIRECTIONS
 
