@@ -352,3 +352,20 @@ def test_hounds_that_cannot_move_lose():
         .replace("e2: x 5, animal hare", "e2: x 5, animal hound").replace("d2: x 4", "d2: x 4, animal hare")
     st = rulelang.loads(src).new_game(seed=1)
     assert st.is_over and st.over == "the hounds cannot move" and st.stat("won", 1)
+
+
+@pytest.mark.parametrize("size", [5, 26])
+def test_a_distance_from_a_table_and_from_a_walk_agree(size):
+    """Without 'through', distances come from a table made once (a board of
+    up to MOST_TABLED spaces) or a walk (larger): both give the fewest
+    links, as a walk through every space does."""
+    src = (f'game "D"\nplayers 1\nboard cells grid {size} wide {size} high {{ state {{ on yes }} }}\n'
+           'global { plain 0  walked 0  rook 0 }\nsetup {\n'
+           '  for each cells as a where x is 1 and y is 1 {\n'
+           f'    for each cells as z where x is {size} and y is {size - 1} {{\n'
+           '      plain = distance from a to z\n'
+           '      walked = distance from a to z through on\n'
+           '      rook = distance from a to z along north, east\n'
+           '} } }\nturn { phase p { end game "x" } }\n')
+    st = rulelang.loads(src).new_game(seed=1)
+    assert [st.stat(k) for k in ("plain", "walked", "rook")] == [size - 1, size - 1, 2 * size - 3]

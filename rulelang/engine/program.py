@@ -10,7 +10,7 @@ parse tree is never walked at run time.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import attrs
 
@@ -247,6 +247,7 @@ class Program:
             for pset, names in self.piece_names.items()}
         #: board -> direction -> [the space one link away from each space, or None]
         self.board_step: Dict[str, Dict[str, List[Optional[int]]]] = {}
+        self._distances: Dict[Tuple[str, Tuple[str, ...]], List[List[Optional[int]]]] = {}
         #: board -> ((steps one way, steps the opposite way) of each line its rows run along)
         self.board_lines: Dict[str, Tuple[Tuple[List[Optional[int]], List[Optional[int]]], ...]] = {}
         for ps in rs.pieces:
@@ -272,6 +273,22 @@ class Program:
         #: fn(g) -> every piece as ``view`` shows it (``codegen.pieces_view``)
         self.pieces_view: Callable[[List[Any]], Dict[str, List[Dict[str, Any]]]] = \
             codegen.pieces_view(self.piece_view, self.piece_base, self.piece_K, self.filename)
+
+    def distances(self, board: str, along: Sequence[str]) -> Optional[List[List[Optional[int]]]]:
+        """[from][to] -> the fewest links between two spaces of ``board``,
+        stepping ``along`` those directions (any, when none), or None; made
+        once for each board and directions (``distance from a to b``).
+        None for a board too large for a table (MOST_TABLED spaces)."""
+        n = len(self.piece_names[board])
+        if n > MOST_TABLED:
+            return None
+        key = (board, tuple(along))
+        table = self._distances.get(key)
+        if table is None:
+            steps = self.board_step[board]
+            tables = [steps[d] for d in along] if along else list(steps.values())
+            table = self._distances[key] = [_walk_out(a, tables, n) for a in range(n)]
+        return table
 
     def card_table(self, prop: str, default: Any = None) -> List[Any]:
         """[property ``prop`` of each card, by id] (``default`` where a card
@@ -525,6 +542,29 @@ class Program:
             fn: Callable[..., Any] = {"min": min, "max": max, "abs": abs}[e.func]  # type: ignore[assignment]
             return fn(*[self.const_value(a) for a in e.args])
         raise ValueError("not a constant")
+
+
+#: The most spaces a board may have for its distances to be tabled (a
+#: table is this many squared; a larger board walks each time).
+MOST_TABLED = 500
+
+
+def _walk_out(start: int, steps: Sequence[List[Optional[int]]], n: int) -> List[Optional[int]]:
+    """The fewest links from ``start`` to each of ``n`` spaces (None: no way)."""
+    far: List[Optional[int]] = [None] * n
+    far[start] = 0
+    ring = [start]
+    while ring:
+        nxt = []
+        for i in ring:
+            d = (far[i] or 0) + 1      # (every space of the ring has its distance)
+            for table in steps:
+                j = table[i]
+                if j is not None and far[j] is None:
+                    far[j] = d
+                    nxt.append(j)
+        ring = nxt
+    return far
 
 
 def _literal(e: ir.Expr) -> Any:

@@ -342,6 +342,9 @@ class Source:
         to = f"fr[{ctx.locals[e.to]}]" if e.to is not None else ctx.piece_scope[-1][1]
         steps = ctx.prog.board_step[pset]
         tables = tuple(steps[d] for d in e.along) if e.along else tuple(steps.values())
+        table = ctx.prog.distances(pset, e.along) if e.through is None else None
+        if table is not None:       # the same every time: one look in a table made once
+            return f"(None if {x} is None or {to} is None else {self.const(table)}[{x}][{to}])"
         ok = "None"
         if e.through is not None:
             var = self.temp()
