@@ -306,6 +306,12 @@ class Source:
         found = f"any([True for {var} in range({n}){where}])"
         return f"(not {found})" if e.quantifier == "none" else found
 
+    def about_a_space(self, pset: str, cond: ir.Expr) -> str:
+        """``lambda i: COND``, COND about the space (or piece) of ``pset``
+        whose index is ``i``: what the walks over a board ask of each space."""
+        var = self.temp()
+        return f"lambda {var}: {self.where(pset, var, cond)[len(' if '):]}"
+
     def s_Neighbour(self, e: ir.Neighbour) -> str:
         """``neighbour north of s``: one look in the board's table of links."""
         ctx = self.ctx
@@ -317,21 +323,17 @@ class Source:
         """``farthest south of s where …``: walked step by step (``_farthest``)."""
         ctx = self.ctx
         pset, x = ctx.piece_locals[e.space], f"fr[{ctx.locals[e.space]}]"
-        var = self.temp()
-        cond = self.where(pset, var, e.cond)[len(" if "):]
         return f"_farthest({x}, {self.const(ctx.prog.board_step[pset][e.direction])}, " \
-               f"lambda {var}: {cond})"
+               f"{self.about_a_space(pset, e.cond)})"
 
     def s_Connected(self, e: ir.Connected) -> str:
         """``connected from s where … reaches …``: the group grown from the
         space through its links (``_connected``): it costs the group's size."""
         ctx = self.ctx
         pset, x = ctx.piece_locals[e.space], f"fr[{ctx.locals[e.space]}]"
-        a, b = self.temp(), self.temp()
-        cond = self.where(pset, a, e.cond)[len(" if "):]
-        goal = self.where(pset, b, e.goal)[len(" if "):]
         steps = tuple(ctx.prog.board_step[pset].values())
-        return f"_connected({x}, {self.const(steps)}, lambda {a}: {cond}, lambda {b}: {goal})"
+        return f"_connected({x}, {self.const(steps)}, {self.about_a_space(pset, e.cond)}, " \
+               f"{self.about_a_space(pset, e.goal)})"
 
     def s_Distance(self, e: ir.Distance) -> str:
         """``distance from v to z …``: a walk outward from the space
@@ -345,10 +347,7 @@ class Source:
         table = ctx.prog.distances(pset, e.along) if e.through is None else None
         if table is not None:       # the same every time: one look in a table made once
             return f"(None if {x} is None or {to} is None else {self.const(table)}[{x}][{to}])"
-        ok = "None"
-        if e.through is not None:
-            var = self.temp()
-            ok = f"lambda {var}: {self.where(pset, var, e.through)[len(' if '):]}"
+        ok = "None" if e.through is None else self.about_a_space(pset, e.through)
         return f"_distance({x}, {to}, {self.const(tables)}, {ok})"
 
     def s_InARow(self, e: ir.InARow) -> str:
@@ -357,10 +356,8 @@ class Source:
         board's size."""
         ctx = self.ctx
         pset, x = ctx.piece_locals[e.space], f"fr[{ctx.locals[e.space]}]"
-        var = self.temp()
-        cond = self.where(pset, var, e.cond)[len(" if "):]
         return f"_in_a_row({x}, {self.src(e.count)}, {self.const(ctx.prog.board_lines[pset])}, " \
-               f"lambda {var}: {cond})"
+               f"{self.about_a_space(pset, e.cond)})"
 
     def s_PieceExtreme(self, e: ir.PieceExtreme) -> str:
         """``highest / lowest X among workers [where …]`` (none with no

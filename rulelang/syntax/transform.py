@@ -65,6 +65,24 @@ def _transform(transformer: ToIR, tree: Tree[Token]) -> Any:
                 stack[-1][2].append(res)
 
 
+def _set_body(items: List[Any]) -> Tuple[Tuple[ir.Stat, ...], Tuple[ir.Piece, ...], Tuple[ir.Link, ...]]:
+    """(state values, pieces or spaces, links) of a piece set's or a written-out
+    board's block: its 'state' first, then lines (one, or a generated many)
+    and links."""
+    rest = list(items)
+    state: Tuple[ir.Stat, ...] = ()
+    if rest and isinstance(rest[0], tuple) and rest[0][0] == "state":
+        state = tuple(attrs.evolve(d, scope="piece") for d in rest.pop(0)[1])
+    things: List[ir.Piece] = []
+    links: List[ir.Link] = []
+    for item in rest:
+        if isinstance(item, tuple) and item and item[0] == "links":
+            links.extend(item[1])
+        else:
+            things.extend(item if isinstance(item, list) else [item])
+    return state, tuple(things), tuple(links)
+
+
 def _stmts(items: List[Any]) -> Tuple[Any, ...]:
     return tuple(i for i in items if not isinstance(i, Token))
 
@@ -291,14 +309,8 @@ class ToIR(generate.ComponentLines, Expressions):
         return ir.ForEachCard(pile, str(var), rest[0] if rest else None, body, _pos(meta))
 
     def pieces_decl(self, meta: Meta, c: List[Any]) -> Decl:
-        name, rest = c[0], list(c[1:])
-        state = ()
-        if rest and isinstance(rest[0], tuple) and rest[0][0] == "state":
-            state = tuple(attrs.evolve(d, scope="piece") for d in rest.pop(0)[1])
-        pieces: List[ir.Piece] = []
-        for item in rest:
-            pieces.extend(item if isinstance(item, list) else [item])
-        return ("pieces", ir.PieceSet(str(name), state, tuple(pieces), _pos(meta)), meta)
+        state, pieces, _ = _set_body(c[1:])
+        return ("pieces", ir.PieceSet(str(c[0]), state, pieces, _pos(meta)), meta)
 
     def board_decl(self, meta: Meta, c: List[Any]) -> Decl:
         name, shape, wide, high, rest = c[0], c[1], self._num(c[2]), self._num(c[3]), c[4:]
@@ -307,18 +319,8 @@ class ToIR(generate.ComponentLines, Expressions):
         return ("pieces", ir.PieceSet(str(name), state, spaces, _pos(meta), links), meta)
 
     def board_graph(self, meta: Meta, c: List[Any]) -> Decl:
-        name, rest = c[0], list(c[1:])
-        state = ()
-        if rest and isinstance(rest[0], tuple) and rest[0][0] == "state":
-            state = tuple(attrs.evolve(d, scope="piece") for d in rest.pop(0)[1])
-        spaces: List[ir.Piece] = []
-        links: List[ir.Link] = []
-        for item in rest:
-            if isinstance(item, tuple) and item and item[0] == "links":
-                links.extend(item[1])
-            else:
-                spaces.extend(item if isinstance(item, list) else [item])
-        return ("pieces", ir.PieceSet(str(name), state, tuple(spaces), _pos(meta), tuple(links)), meta)
+        state, spaces, links = _set_body(c[1:])
+        return ("pieces", ir.PieceSet(str(c[0]), state, spaces, _pos(meta), links), meta)
 
     def link_both(self, meta: Meta, c: List[Any]) -> Tuple[str, List[ir.Link]]:
         a, b = c[0], c[2]
