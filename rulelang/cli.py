@@ -17,7 +17,7 @@ import json
 import random
 import sys
 import time
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from . import api, ir
 from .check import check_all
@@ -101,6 +101,41 @@ def _load_game(path: str) -> Game:
     return api.load(path)
 
 
+def _board_drawing(spaces: List[Dict[str, Any]], fields: List[str],
+                   steps: Optional[Dict[str, Any]]) -> List[str]:
+    """A grid or hex board (its ``steps``: direction -> links) with one
+    state value, drawn as rows, north at the top (a hex board's rows
+    shifted as its hexagons lie): each space shows its value ('.' for none,
+    a player's seat, a word's first letter); [] when the spaces are not
+    laid out by x and y (then they are listed)."""
+    if not steps or len(fields) != 1 or not spaces:
+        return []
+    field = fields[0]
+    at = {}
+    for space in spaces:
+        x, y = space.get("x"), space.get("y")
+        if type(x) is not int or type(y) is not int or (x, y) in at:
+            return []
+        at[(x, y)] = space.get(field, "?")
+    wide, high = max(x for x, _ in at), max(y for _, y in at)
+    if len(at) != wide * high or wide > 26:
+        return []
+    skew = len(steps) == 6      # (a hex board: six directions)
+
+    def mark(v: Any) -> str:
+        if v is None:
+            return "."
+        if v is True or v is False:
+            return "y" if v else "n"
+        return str(v)[:1]
+    rows = []
+    for y in range(high, 0, -1):
+        indent = " " * (y - 1) if skew else ""
+        rows.append(f"    {y:>2} {indent}" + " ".join(mark(at[(x, y)]) for x in range(1, wide + 1)))
+    rows.append("       " + " ".join(chr(ord("a") + i) for i in range(wide)))
+    return rows
+
+
 def _summary(state: State, seat: Optional[int]) -> str:
     view = state.view(seat)
     lines = [f"— round {view['round']} —"]
@@ -109,9 +144,14 @@ def _summary(state: State, seat: Optional[int]) -> str:
     prog = state.prog
     for pset, pieces in view["pieces"].items():
         fields = list(prog.piece_slot[pset])
+        drawn = _board_drawing(pieces, fields, prog.board_step.get(pset))
+        if drawn:
+            lines.append(f"  {pset} ({fields[0]}):")
+            lines.extend(drawn)
+            continue
         lines.append(f"  {pset}:")
         for piece in pieces:
-            values = " ".join(f"{f}={piece[f]}" for f in fields)
+            values = " ".join(f"{f}={piece[f]}" if f in piece else f"{f}=(hidden)" for f in fields)
             lines.append(f"     {piece['name']}: {values}")
     for p in view["players"]:
         stats = " ".join(f"{k}={v}" for k, v in p["stats"].items())

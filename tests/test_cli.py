@@ -170,3 +170,25 @@ def test_an_interrupted_simulation_reports_the_games_played(monkeypatch, capsys)
     assert "(interrupted: " in out and "not played)" in out and "games/s" in out
     played = int(out.split(": ", 1)[1].split(" random games")[0])
     assert 0 < played < 1000
+
+
+def test_play_draws_a_board_as_rows(monkeypatch, capsys):
+    """A grid board with one state value is drawn north at the top, the
+    disc dropped in column a at the bottom left."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    assert main(["play", str(ROOT / "examples" / "connect_four.rules"), "--seed", "1",
+                 "--seat", "1=random"]) == 0
+    out = capsys.readouterr().out
+    assert "  cells (disc):\n     6 . . . . . . .\n" in out
+    assert "\n     1 0 " in out and "\n       a b c d e f g\n" in out
+
+
+def test_play_shows_a_hidden_piece_value_as_hidden(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "tiles.rules"
+    path.write_text('game "T"\nplayers 2\npieces tile { state { owner none  worth 3 hidden }\n'
+                    '  Red\n}\nper player { pts 0 }\n'
+                    'turn { phase a { may "Score" { pts += 1 }\n end game "x" } }\nscore { pts }\n',
+                    encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    assert main(["play", str(path), "--seed", "1"]) == 0
+    assert "Red: owner=None worth=(hidden)" in capsys.readouterr().out
