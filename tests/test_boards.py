@@ -369,3 +369,74 @@ def test_a_distance_from_a_table_and_from_a_walk_agree(size):
            '} } }\nturn { phase p { end game "x" } }\n')
     st = rulelang.loads(src).new_game(seed=1)
     assert [st.stat(k) for k in ("plain", "walked", "rook")] == [size - 1, size - 1, 2 * size - 3]
+
+
+VOYAGE = '''game "Voyage"
+players 1..2
+board sea grid 5 wide 2 high { state { fish 2 } }
+pieces ships {
+    state { owner none  at one of sea }
+    "Ship {n}" for n from 1 to 2
+}
+global { last one of sea }
+per player { caught 0 }
+setup {
+    for each player as p {
+        for each ships as v where owner is none {
+            v.owner = p
+            for each sea as s where x is 1 and y is 1 { v.at = s }
+            stop
+        }
+    }
+}
+turn {
+    phase sail {
+        for each ships as v where owner is this player {
+            let here = v.at
+            choose one sea as dest where (distance from here along east, west, north, south) <= 2
+                and fish > 0 "Sail to"
+            v.at = dest
+            dest.fish -= 1
+            caught += 1
+            last = dest
+            log "{v} sails to {v.at}; the last catch was at {last}, which has {last.fish} left"
+        }
+        if round is 3: end game "three days"
+    }
+}
+score { caught }
+'''
+
+
+def test_a_value_may_hold_a_space_and_be_read_with_a_dot():
+    """'at one of sea' holds a space (none at first); 'last.fish' reads the
+    space a global holds; the view and the log name the space."""
+    game = rulelang.loads(VOYAGE)
+    st = game.new_game(players=1, seed=1)
+    assert [m.label for m in st.legal_moves()] == ["a1", "b1", "c1", "a2", "b2"]
+    st.apply("c1")
+    view = st.view(0)
+    assert view["globals"]["last"] == "c1"
+    assert view["pieces"]["ships"][0]["at"] == "c1" and view["pieces"]["ships"][1]["at"] is None
+    assert "Ship 1 sails to c1; the last catch was at c1, which has 1 left" in [e.text for e in st.log]
+    assert game.restore(st.to_json()) == st
+    rs = game.ruleset
+    assert rs.pieces[1].state[1].holds == "sea" and rs.stats[0].holds == "sea"
+    assert serialize.from_data(json.loads(json.dumps(serialize.to_data(rs)))) == rs
+
+
+def test_a_voyage_conforms():
+    report = check_ruleset(rulelang.loads(VOYAGE), games=20, seed=2, fresh_games=1)
+    assert report.ok, report.format()
+
+
+def test_a_word_list_of_one_that_names_no_set_stays_a_word():
+    src = VOYAGE.replace("global { last one of sea }", "global { last one of sea  mood one of calm }")
+    assert rulelang.loads(src).ruleset.stats[1].values == ("calm",)
+
+
+def test_a_document_holding_what_is_no_set_is_refused():
+    data = serialize.to_data(rulelang.loads(VOYAGE).ruleset)
+    data["stats"][0]["holds"] = "ocean"
+    with pytest.raises(RulesetCheckError, match="holds one of 'ocean', which is no piece set or board"):
+        rulelang.trust.checked(serialize.from_data(data))

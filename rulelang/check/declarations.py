@@ -48,6 +48,9 @@ class Declarations(Statements):
                     self.enum_values[v] = s.name
                     if v in self.stats or v in self.consts:
                         self.error(s, f"the word '{v}' is also the name of a stat or constant")
+        for s in (*rs.stats, *(st for ps in rs.pieces for st in ps.state),
+                  *(st for a in rs.actors for st in a.stats)):
+            self.holds_ok(s)
         for s in rs.stats:
             self.stat_shape(s)
             self.stat_sight(s)
@@ -302,8 +305,10 @@ class Declarations(Statements):
 
     @staticmethod
     def declared_type(s: ir.Stat) -> Optional[str]:
-        """A stat's type as its declaration says it (words, or a literal
-        start), or None when it starts at an expression."""
+        """A stat's type as its declaration says it (words, a piece or space
+        of a set, or a literal start), or None when it starts at an expression."""
+        if s.holds:
+            return f"piece:{s.holds}"
         if s.values:
             return TEXT
         if isinstance(s.initial, ir.Bool):
@@ -313,6 +318,13 @@ class Declarations(Statements):
         if isinstance(s.initial, ir.Num):
             return NUM
         return None
+
+    def holds_ok(self, s: ir.Stat) -> None:
+        """A value that holds a piece or space names a set the ruleset has."""
+        sets = [ps.name for ps in self.rs.pieces]
+        if s.holds is not None and s.holds not in sets:
+            self.error(s, f"'{s.name}' holds one of '{s.holds}', which is no piece set or board"
+                          f"{self.nearest(s.holds, sets)}")
 
     def stat_sight(self, s: ir.Stat, owned: bool = False) -> None:
         """Who may see a stat: a hidden one needs an owner (a piece's: its
@@ -397,7 +409,9 @@ class Declarations(Statements):
                 self.error(st, f"piece value '{st.name}' must be one per piece")
             if st.name in fields:
                 self.error(st, f"piece value '{st.name}' is declared twice")
-            if st.values:
+            if st.holds:
+                kind = f"piece:{st.holds}"
+            elif st.values:
                 kind = TEXT
                 for v in st.values:
                     if v in self.stats or v in self.consts:

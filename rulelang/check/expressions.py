@@ -76,6 +76,9 @@ class Expressions(CheckerBase):
 
     def attr(self, e: ir.Attr, scope: Scope, assigning: bool = False) -> str:
         kind = scope.locals.get(e.obj)
+        if kind is None and e.obj in self.stats and self.stats[e.obj].holds \
+                and self.stats[e.obj].scope == "global":
+            kind = f"piece:{self.stats[e.obj].holds}"    # a global holding a piece or space
         if kind == CARD:
             if assigning:
                 self.error(e, f"a card's '{e.name}' is printed on it and cannot change")

@@ -258,13 +258,15 @@ class Ctx(Seen):
         big, dice = prog.limits.max_number, prog.limits.max_dice
         if isinstance(t, ir.Name) and t.name in self.locals:
             return f"fr[{self.locals[t.name]}]", keeper(None, None, big, dice)
-        if isinstance(t, ir.Attr) and t.obj in self.piece_locals:
-            pset = self.piece_locals[t.obj]
+        held = prog.holder(t.obj) if isinstance(t, ir.Attr) and t.obj not in self.locals else None
+        if isinstance(t, ir.Attr) and (t.obj in self.piece_locals or held is not None):
+            pset = held or self.piece_locals[t.obj]
+            where = f"st.g[{prog.gslot[t.obj]}]" if held else f"fr[{self.locals[t.obj]}]"
             decl = prog.piece_sets[pset].state[prog.piece_slot[pset][t.name]]
             lo = None if decl.min is None else prog.const_value(decl.min)
             hi = None if decl.max is None else prog.const_value(decl.max)
             base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][t.name]
-            return f"st.g[{base} + fr[{self.locals[t.obj]}] * {K} + {k}]", keeper(lo, hi, big, dice)
+            return f"st.g[{base} + {where} * {K} + {k}]", keeper(lo, hi, big, dice)
         if isinstance(t, ir.Attr) and t.obj in prog.actor_names and t.obj not in self.locals:
             name = f"{t.obj}.{t.name}"
             lo, hi = prog.bounds[name]

@@ -270,9 +270,22 @@ class Program:
         #: the places in st.g of every hidden or secret piece value
         self.piece_sight_g = frozenset(base + i * K + k for _, base, K, n, fields, _ in self.piece_sight
                                        for i in range(n) for k, _, _ in fields)
+        #: the values that hold a piece or space, named in ``view`` by its name:
+        #: (slot, names) of the player and global stats, set -> (field, names)
+        names_of = self.piece_names
+        self.player_holds = [(k, names_of[s.holds]) for k, s in enumerate(self.player_stats) if s.holds]
+        self.global_holds = [(i, names_of[s.holds]) for i, s in enumerate(self.global_stats) if s.holds]
+        self.piece_holds = {ps.name: [(st.name, names_of[st.holds]) for st in ps.state if st.holds]
+                            for ps in rs.pieces if any(st.holds for st in ps.state)}
         #: fn(g) -> every piece as ``view`` shows it (``codegen.pieces_view``)
         self.pieces_view: Callable[[List[Any]], Dict[str, List[Dict[str, Any]]]] = \
             codegen.pieces_view(self.piece_view, self.piece_base, self.piece_K, self.filename)
+
+    def holder(self, name: str) -> Optional[str]:
+        """The piece set or board whose piece or space the global ``name``
+        holds (``where_now one of zones``), or None."""
+        decl = self.stat_decl.get(name)
+        return decl.holds if decl is not None and decl.scope == "global" else None
 
     def distances(self, board: str, along: Sequence[str]) -> Optional[List[List[Optional[int]]]]:
         """[from][to] -> the fewest links between two spaces of ``board``,

@@ -81,8 +81,8 @@ class Source:
     @staticmethod
     def _or_none(at: str, x: str) -> str:
         """``at`` (which reads the thing in ``x``), or none when ``x``, a
-        local, holds none (a loop's variable always holds a thing)."""
-        return f"(None if {x} is None else {at})" if x.startswith("fr[") else at
+        local or a global, holds none (a loop's variable always holds a thing)."""
+        return f"(None if {x} is None else {at})" if x.startswith(("fr[", "st.g[")) else at
 
     def piece_field(self, pset: str, x: str, field: str) -> str:
         """A field (state value or fixed attribute) of the piece whose index
@@ -158,6 +158,9 @@ class Source:
             return self.piece_field(ctx.piece_locals[e.obj], f"fr[{ctx.locals[e.obj]}]", e.name)
         if e.obj in prog.actor_names and e.obj not in ctx.locals:
             return f"st.g[{prog.gslot[f'{e.obj}.{e.name}']}]"
+        held = prog.holder(e.obj) if e.obj not in ctx.locals else None
+        if held is not None:        # a global holding a piece or space
+            return self.piece_field(held, f"st.g[{prog.gslot[e.obj]}]", e.name)
         return f"st.v[{ctx.player_of(e.obj)} * {prog.K} + {prog.pslot[e.name]}]"
 
     def s_BinOp(self, e: ir.BinOp) -> str:

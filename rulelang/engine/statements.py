@@ -219,6 +219,9 @@ class PureBlock:
             return f"_show_cards({value}, {src.const(ctx.prog.card_names)})"
         if name in ctx.piece_locals:
             return f"_show({value}, {src.const(ctx.prog.piece_names[ctx.piece_locals[name]])})"
+        kind = ctx.prog.resolved.type_of(part)     # a value holding a piece or space
+        if isinstance(kind, str) and kind.startswith("piece:"):
+            return f"_show({value}, {src.const(ctx.prog.piece_names[kind[len('piece:'):]])})"
         if name in ctx.card_locals:
             return f"_show({value}, {src.const(ctx.prog.card_names)})"
         return f"_show({value}, None)"

@@ -242,6 +242,9 @@ class Sight:
         for owner in range(n):
             stats = dict(zip(names, st.v[owner * K:(owner + 1) * K]))
             mine = {name: cards_shown[nshared + j * n + owner] for j, name in enumerate(player_piles)}
+            for k, held in prog.player_holds:
+                if stats[names[k]] is not None:
+                    stats[names[k]] = held[stats[names[k]]]
             player: Dict[str, Any] = {"seat": owner, "stats": stats, "piles": mine}
             if sights:
                 unseen = [names[k] for k, sight in sights
@@ -254,6 +257,11 @@ class Sight:
         own_piles = prog.own_shared_piles
         shared = dict(zip(prog.shared_piles[:own_piles], cards_shown))
         pieces = prog.pieces_view(st.g)
+        for pset, fields in prog.piece_holds.items():      # a piece or space by its name
+            for piece in pieces[pset]:
+                for field, names in fields:
+                    if piece.get(field) is not None:
+                        piece[field] = names[piece[field]]
         if prog.piece_sight:
             for _, pset, i, field in unseen_piece_values(st, seat):
                 piece = pieces[pset][i]
@@ -272,6 +280,10 @@ class Sight:
                                          if s.sight is None or -1 - i in shown},
             "players": players, "piles": shared,
         }
+        for i, names in prog.global_holds:
+            name = prog.global_stats[i].name
+            if view["globals"].get(name) is not None:
+                view["globals"][name] = names[view["globals"][name]]
         secret = [s.name for i, s in enumerate(prog.global_stats[:prog.own_globals])
                   if s.sight is not None and -1 - i not in shown]
         if secret:

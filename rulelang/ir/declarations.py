@@ -22,7 +22,9 @@ class Stat:
     or ``turn`` (one per player, reset from ``initial`` at each turn's
     start).  ``values`` lists the allowed words of an enum stat.  ``sight``
     hides it: ``hidden`` (seen by its owner only), ``secret`` (by nobody),
-    until a ``reveal`` shows its value to all (``Reveal``)."""
+    until a ``reveal`` shows its value to all (``Reveal``).  ``holds``: it
+    holds a piece of that set, or a space of that board (``at one of
+    zones``: where a ship is)."""
 
     name: str = _name()
     scope: str = _f("one per player, one in all, one per player reset each turn, "
@@ -36,6 +38,8 @@ class Stat:
     sight: Optional[str] = _f("who sees it: everyone (null), its owner only (hidden) or nobody "
                               "until it is revealed (secret)", enum=["hidden", "secret"],
                               default=None)
+    holds: Optional[str] = _name("the piece set or board one of whose pieces or spaces it holds "
+                                 "(none at first): 'at one of zones'", default=None)
     pos: Optional[Pos] = _pos()
 
 

@@ -83,6 +83,15 @@ def _set_body(items: List[Any]) -> Tuple[Tuple[ir.Stat, ...], Tuple[ir.Piece, ..
     return state, tuple(things), tuple(links)
 
 
+def _holding(st: ir.Stat, sets: Any) -> ir.Stat:
+    """``at one of zones``, where ``zones`` is a piece set or a board: a
+    value that holds one of its pieces or spaces (none at first), not a
+    word."""
+    if st.values is not None and len(st.values) == 1 and st.values[0] in sets and not st.spaces:
+        return attrs.evolve(st, values=None, initial=ir.NoneLit(st.initial.pos), holds=st.values[0])
+    return st
+
+
 def _stmts(items: List[Any]) -> Tuple[Any, ...]:
     return tuple(i for i in items if not isinstance(i, Token))
 
@@ -143,6 +152,12 @@ class ToIR(generate.ComponentLines, Expressions):
         numbers.update({c.name: c.value.value for c in lists["consts"] if isinstance(c.value, ir.Num)})
         lists["decks"] = [attrs.evolve(d, cards=self.expand_pending(d.cards, numbers))
                           for d in lists["decks"]]
+        sets = {ps.name for ps in lists["pieces"]}
+        lists["stats"] = [_holding(st, sets) for st in lists["stats"]]
+        lists["pieces"] = [attrs.evolve(ps, state=tuple(_holding(st, sets) for st in ps.state))
+                           for ps in lists["pieces"]]
+        lists["actors"] = [attrs.evolve(a, stats=tuple(_holding(st, sets) for st in a.stats))
+                           for a in lists["actors"]]
         lists["pieces"] = [attrs.evolve(ps, pieces=self.expand_pending(ps.pieces, numbers))
                            for ps in lists["pieces"]]
         (low, low_of), (high, high_of) = (self._players_end(end, numbers)
