@@ -440,3 +440,56 @@ def test_a_document_holding_what_is_no_set_is_refused():
     data["stats"][0]["holds"] = "ocean"
     with pytest.raises(RulesetCheckError, match="holds one of 'ocean', which is no piece set or board"):
         rulelang.trust.checked(serialize.from_data(data))
+
+
+FRAME = '''game "Frame"
+players 1
+board zones grid 3 wide 3 high { state { placed no  fish 0 } }
+pieces ships {
+    state { at one of zones }
+    Ship
+}
+global { f 0  none_below 0 }
+setup {
+    for each zones as z where y is 3 { z.placed = yes }
+    for each zones as z where y is 2 and x is 2 { z.fish = 4 }
+    for each ships as v {
+        for each zones as z where x is 2 and y is 1 { v.at = z }
+        let here = v.at
+        f = fish of (neighbour north of here)
+        none_below = if (fish of (neighbour south of here)) is none then 1 else 0
+    }
+}
+turn {
+    phase a {
+        choose one zones as z where not placed and placed of (neighbour north of z) "Place a zone"
+        z.placed = yes
+        if round is 3: end game "x"
+    }
+}
+'''
+
+
+def test_a_value_of_what_an_expression_gives_is_read_with_of():
+    """'fish of (neighbour north of here)': the space north of the ship's;
+    none at the board's edge reads as none."""
+    st = rulelang.loads(FRAME).new_game(seed=1)
+    assert st.stat("f") == 4 and st.stat("none_below") == 1
+
+
+def test_a_map_grows_below_what_is_placed():
+    """A zone may be placed only below a placed one (a frame that grows
+    downwards, as Deep Sea's ocean does)."""
+    st = rulelang.loads(FRAME).new_game(seed=1)
+    assert [m.label for m in st.legal_moves()] == ["a2", "b2", "c2"]
+    st.apply("b2")
+    assert [m.label for m in st.legal_moves()] == ["b1", "a2", "c2"]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("f = fish of (neighbour north of here)", "f = fish of 3", "reads a value of a piece or space, not of a number"),
+    ("f = fish of (neighbour north of here)", "f = fins of v.at", "have no 'fins' — did you mean 'fish'"),
+])
+def test_of_reads_only_what_pieces_and_spaces_have(old, new, message):
+    with pytest.raises(RulesetCheckError, match=re.escape(message)):
+        rulelang.loads(FRAME.replace(old, new))

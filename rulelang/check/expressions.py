@@ -322,6 +322,20 @@ class Expressions(CheckerBase):
             return None
         return pset
 
+    def e_FieldOf(self, e: ir.FieldOf, scope: Scope) -> str:
+        kind = self.expr(e.of, scope)
+        if kind == ANY:
+            return ANY
+        if not (isinstance(kind, str) and kind.startswith("piece:")):
+            self.error(e, f"'{e.field} of …' reads a value of a piece or space, not of a {kind}")
+            return ANY
+        fields = self.piece_fields.get(kind[len("piece:"):], {})
+        if e.field not in fields:
+            self.error(e, f"the pieces of '{kind[len('piece:'):]}' have no '{e.field}'"
+                          f"{self.nearest(e.field, fields)}")
+            return ANY
+        return fields[e.field][0]
+
     def e_Farthest(self, e: ir.Farthest, scope: Scope) -> str:
         kind = self.e_Neighbour(e, scope)
         if kind != ANY:

@@ -315,6 +315,15 @@ class Source:
         var = self.temp()
         return f"lambda {var}: {self.where(pset, var, cond)[len(' if '):]}"
 
+    def s_FieldOf(self, e: ir.FieldOf) -> str:
+        """``fish of v.at``: the field of the piece or space the expression
+        gives (none when it gives none)."""
+        kind = self.ctx.prog.resolved.type_of(e.of)
+        pset = str(kind)[len("piece:"):]
+        t = self.temp()
+        field = self.piece_field(pset, t, e.field)
+        return f"(None if ({t} := {self.src(e.of)}) is None else {field})"
+
     def s_Neighbour(self, e: ir.Neighbour) -> str:
         """``neighbour north of s``: one look in the board's table of links."""
         ctx = self.ctx

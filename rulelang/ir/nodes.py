@@ -282,8 +282,7 @@ class PieceExtreme:
 
 @attrs.frozen
 class Neighbour:
-    """``neighbour north of s``: the space one link away from the space
-    ``space`` holds, in ``direction`` (none at the board's edge)."""
+    """``neighbour north of s``: the space one link from ``space`` (or none)."""
 
     direction: str = _name("the direction of the link")
     space: str = _name("the name holding the space")
@@ -291,9 +290,17 @@ class Neighbour:
 
 
 @attrs.frozen
+class FieldOf:
+    """``fish of v.at``: a value of the piece or space ``of`` gives."""
+
+    field: str = _name("the value read")
+    of: "Expr" = _f("what gives the piece or space")
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
 class Farthest:
-    """``farthest south of s where mark is none``: from space ``space``, step
-    in ``direction`` while the next space meets ``cond``; the last reached."""
+    """``farthest south of s where mark is none``: the last space reached."""
 
     direction: str = _name("the direction of the steps")
     space: str = _name("the name holding the space started from")
@@ -303,9 +310,8 @@ class Farthest:
 
 @attrs.frozen
 class Connected:
-    """``connected from s where mark is this player reaches x is 11``:
-    whether the group joined to space ``space`` through links, each meeting
-    ``cond``, holds one that meets ``goal``."""
+    """``connected from s where mark is this player reaches x is 11``: does
+    the group grown from ``space`` through ``cond`` hold a ``goal``?"""
 
     space: str = _name("the name holding the space started from")
     cond: "Expr" = _f("what every space of the group meets")
@@ -316,13 +322,10 @@ class Connected:
 @attrs.frozen
 class Distance:
     """``distance from v to z along north, south through placed``: the
-    fewest links from space ``start`` to ``to`` (in a ``where``, without
-    ``to``: the space looked at), only ``along`` those directions (or any)
-    onto spaces meeting ``through``; none when no way is open."""
+    fewest links (none when there is no way)."""
 
     start: str = _name("the name holding the space started from")
-    to: Optional[str] = _name("the name holding the space reached (none: the one looked at)",
-                              default=None)
+    to: Optional[str] = _name("the space reached (none: the one a where looks at)", default=None)
     along: Tuple[str, ...] = _f("the directions it may step in (all, when empty)", default=())
     through: Optional["Expr"] = _f("what every space stepped onto meets", default=None)
     pos: Optional[Pos] = _pos()
@@ -330,10 +333,9 @@ class Distance:
 
 @attrs.frozen
 class InARow:
-    """``3 in a row through s where mark is this player``: whether some line
-    of ``count`` spaces or more, along one direction and its opposite,
-    passes through the space ``space`` holds with every space on it meeting
-    ``cond`` (each space in scope)."""
+    """``3 in a row through s where mark is this player``: whether a line of
+    ``count`` spaces or more along a direction and its opposite passes
+    through ``space``, every space of it meeting ``cond``."""
 
     count: "Expr" = _f("how many spaces in a row")
     space: str = _name("the name holding the space")
@@ -345,7 +347,7 @@ Expr = Union[
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, RuleValue, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
     PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
-    NoDice, Neighbour, Farthest, Connected, Distance, InARow,
+    NoDice, FieldOf, Neighbour, Farthest, Connected, Distance, InARow,
 ]
 
 #: What a card, a piece or a track's space prints: a number, yes/no, none

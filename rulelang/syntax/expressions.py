@@ -158,6 +158,9 @@ class Expressions(Transformer[Token, ir.Ruleset]):
     def neighbour(self, meta: Meta, c: List[Any]) -> ir.Neighbour:
         return ir.Neighbour(str(c[0]), str(c[1]), _pos(meta))
 
+    def field_of(self, meta: Meta, c: List[Any]) -> ir.FieldOf:
+        return ir.FieldOf(str(c[0]), c[1], _pos(meta))
+
     def farthest(self, meta: Meta, c: List[Any]) -> ir.Farthest:
         return ir.Farthest(str(c[0]), str(c[1]), c[2], _pos(meta))
 
