@@ -185,20 +185,26 @@ class ComponentLines(Transformer[Token, ir.Ruleset]):
                 made.append(ir.Piece(name, props, present, pos=_pos(line.at)))
         return made
 
+    def number_named(self, end: Union[int, Token], numbers: Numbers, needs: str
+                     ) -> Union[int, ir.GameParam]:
+        """A number written, or the number constant or the parameter a name
+        stands for (``players 2..most``, ``for n from 1 to pawns``); any
+        other name is an error where it is written, saying what ``needs``."""
+        if isinstance(end, int):
+            return end
+        found = numbers.get(str(end))
+        if found is None:
+            self._error(end, f"'{end}' is not a parameter or a constant that is a number: {needs}")
+        return found
+
     def _end(self, end: Union[int, Token], numbers: Numbers, low: bool
              ) -> Tuple[int, Callable[[int], List[ir.Presence]]]:
         """One end of a range: its widest value, and the conditions a value
         of the range needs to be in the game (none for a number or a
         constant; for a parameter, being within its reach)."""
-        if isinstance(end, int):
-            return end, _always
-        found = numbers.get(str(end))
-        if isinstance(found, int):
-            return found, _always
-        if found is None:
-            self._error(end, f"'{end}' is not a parameter or a constant that is a number: a "
-                             f"range goes between numbers")
-        p = found
+        p = self.number_named(end, numbers, "a range goes between numbers")
+        if isinstance(p, int):
+            return p, _always
         if low:      # a value below the parameter's highest needs it to be at most that value
             return p.low, lambda v: [ir.Presence(p.name, at_most=v)] if v < p.high else []
         return p.high, lambda v: [ir.Presence(p.name, at_least=v)] if v > p.low else []

@@ -182,15 +182,8 @@ class ToIR(generate.ComponentLines, Expressions):
     def _players_end(self, end: Union[int, Token], numbers: generate.Numbers
                      ) -> Tuple[int, Optional[str]]:
         """One end of ``players``: its number, and the parameter it follows."""
-        if isinstance(end, int):
-            return end, None
-        found = numbers.get(str(end))
-        if isinstance(found, int):
-            return found, None
-        if found is None:
-            self._error(end, f"'{end}' is not a parameter or a constant that is a number: "
-                             f"'players' needs numbers (players 2..4)")
-        return found.default, found.name
+        found = self.number_named(end, numbers, "'players' needs numbers (players 2..4)")
+        return (found, None) if isinstance(found, int) else (found.default, found.name)
 
     def game_decl(self, meta: Meta, c: List[Any]) -> Decl:
         return ("game", _unquote(c[0]), meta)
