@@ -563,6 +563,10 @@ class Declarations(Statements):
             if rs.turn.when is not None:
                 self.expect(rs.turn.when, Scope(player=True, no_rolls=DECL_ROLL.format(what="the turn's 'when'")),
                             BOOL, "the turn's 'when' condition")
+            if rs.turn.until is not None:
+                self.expect(rs.turn.until, Scope(player=False, no_rolls=DECL_ROLL.format(what="the turn's 'until'")),
+                            BOOL, "the turn's 'until' condition")
+            self.block(rs.turn.each_round, Scope(player=False, setup=True))
             ended = False
             for ph in rs.turn.phases:
                 if ended:

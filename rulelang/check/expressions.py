@@ -171,6 +171,12 @@ class Expressions(CheckerBase):
         self.expect(e.player, scope, PLAYER, "'seat of'")
         return NUM
 
+    def e_PlayerAfter(self, e: ir.PlayerAfter, scope: Scope) -> str:
+        if isinstance(e.player, ir.NoneLit):
+            self.error(e, "'player after none': none is no player")
+        self.expect(e.player, scope, PLAYER, "'player after'")
+        return PLAYER
+
     def e_RuleValue(self, e: ir.RuleValue, scope: Scope) -> str:
         rule = self.rules.get(e.rule)
         if rule is None:

@@ -334,7 +334,7 @@ class Statements(Expressions):
 
     def s_EndTurn(self, s: ir.EndTurn, scope: Scope) -> None:
         if scope.setup:
-            self.error(s, "'end turn' is used in setup, where there is no turn")
+            self.error(s, "'end turn' is used in setup or 'every round', where there is no turn")
 
     def s_EndGame(self, s: ir.EndGame, scope: Scope) -> None:
         pass

@@ -378,6 +378,10 @@ class Program:
         self.setup_code = self._new_code("setup", work.stmts(rs.setup))
         self.turn_code = self._new_code("the turn", work.turn(rs.turn),
                                         rs.turn and rs.turn.pos)  # type: ignore[arg-type]  # (a Turn is never false)
+        #: The code run as each round begins ('every round'), or None.
+        self.round_code: Optional[int] = None
+        if rs.turn is not None and rs.turn.each_round:
+            self.round_code = self._new_code("every round", work.stmts(rs.turn.each_round), rs.turn.pos)
         for r in rs.rules:
             self.rule_code[r.name] = self._new_code(f"rule {r.name}", work.code[("rule", r.name)],
                                                     r.pos)
@@ -446,6 +450,8 @@ class Program:
         for o in rs.options:
             self._build_option(o)
         Ctx(self, self.setup_code, "setup").finish(rs.setup)
+        if self.round_code is not None:
+            Ctx(self, self.round_code, "every round").finish(rs.turn.each_round)  # type: ignore[union-attr]  # (a round code has a turn)
         main = self.codes[self.main_code]
         where: Where = ("the game", None)
         main.append(O.CallOp(where, self.setup_code))
@@ -463,9 +469,15 @@ class Program:
         # (None where one needs a frame of its own): see codegen.
         ask = Ctx(self, None, "the turn")
         self.endings_src: List[Optional[str]] = [Source(ask).src_for_player(e.cond, "_p", cond=True) for e in rs.endings]
+        #: The turn's 'until' (asked as the endings are), or None: a round is one pass.
+        self.turn_until: Optional[Compiled] = None
+        self.turn_until_src: Optional[str] = None
         if rs.turn is not None:
             self.turn_when_src: Optional[str] = None if rs.turn.when is None else \
                 Source(ask).src_for_player(rs.turn.when, "_seat", cond=True)
+            if rs.turn.until is not None:
+                self.turn_until = Ctx(self, None, "the turn's 'until'").cond_expr(rs.turn.until)
+                self.turn_until_src = Source(ask).src_for_player(rs.turn.until, "_p", cond=True)
         sctx = Ctx(self, None, "score")
         self.score_items: List[Tuple[Compiled, Optional[Compiled]]] = [(sctx.expr(i.points),
                              sctx.cond_expr(i.cond) if i.cond is not None else None)

@@ -202,6 +202,9 @@ class Source:
     def s_SeatOf(self, e: ir.SeatOf) -> str:
         return f"_seat({self.src(e.player)})"
 
+    def s_PlayerAfter(self, e: ir.PlayerAfter) -> str:
+        return f"((_seat({self.src(e.player)}) + 1) % st.n)"
+
     def s_IfExpr(self, e: ir.IfExpr) -> str:
         return f"({self.src(e.then)} if {self.cond(e.cond)} else {self.src(e.orelse)})"
 
@@ -396,6 +399,6 @@ def _never_none(e: ir.Expr) -> bool:
         return e.op not in ("and", "or")
     if isinstance(e, ir.PlayerQuery):
         return e.quantifier == "count"
-    if isinstance(e, (ir.Neg, ir.SeatOf)):
+    if isinstance(e, (ir.Neg, ir.SeatOf, ir.PlayerAfter)):
         return True
     return False

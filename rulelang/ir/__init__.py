@@ -28,20 +28,21 @@ from .declarations import (
 from .fields import NAME_PATTERN, TEXT_PATTERN, Pos
 from .nodes import (
     # expressions
-    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, RuleValue, CallFn, IfExpr, Roll, RollOff,
+    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, PlayerAfter, RuleValue, CallFn, IfExpr, Roll, RollOff,
     ThisPlayer, Round, TestResult, PileRef, CountCards, PileSize, SumCards, PlayerQuery, Extreme,
     Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, FieldOf, Neighbour, Farthest, Connected, Distance, InARow, Expr, Literal, Bound, FUNCTIONS,
     # statements
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, ForEachPiece, ChoosePiece, ChooseCard,
     ForEachCard, MoveCard, Spend, RollOn, Test, Draw, MoveAll, MoveCards, ChooseCards, Choice,
     ChooseOne, ChooseOption, ChooseRow, May, PickPiece, ChooseNumber, Skip, EndTurn, EndGame, Log,
-    log_parts, Call, Give, Reveal, Stmt,
+    Call, Give, Reveal, Stmt,
 )
+from .text import log_parts
 from .walk import NODE_CLASSES, At, children, deepest, names_in, walk
 
 __all__ = [
     "Pos", "NAME_PATTERN", "TEXT_PATTERN", "Num", "Bool", "NoneLit", "Name", "Attr", "BinOp",
-    "Compare", "Not", "Neg", "SeatOf", "RuleValue", "FUNCTIONS", "CallFn", "IfExpr", "Roll", "RollOff", "ThisPlayer", "Round",
+    "Compare", "Not", "Neg", "SeatOf", "PlayerAfter", "RuleValue", "FUNCTIONS", "CallFn", "IfExpr", "Roll", "RollOff", "ThisPlayer", "Round",
     "TestResult", "PileRef", "CountCards", "PileSize", "SumCards", "PlayerQuery", "Extreme",
     "Pool", "PoolCount", "NoDice", "PieceQuery", "PieceExtreme", "FieldOf", "Neighbour", "Farthest", "Connected", "Distance", "InARow", "Expr", "Literal", "Bound",
     "Assign", "Let", "If", "Repeat", "While", "Stop", "ForEachPlayer", "ForEachPiece",

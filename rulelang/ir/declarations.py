@@ -252,11 +252,15 @@ class Phase:
 class Turn:
     """One player's turn: its phases in order.  Turns go clockwise from
     ``first`` (a player-valued expression); a player takes a turn only when
-    ``when`` holds for them."""
+    ``when`` holds for them.  A round is one pass round the table, or, with
+    ``until``, as many passes as it takes for ``until`` to hold;
+    ``each_round`` runs as every round begins (no player in scope)."""
 
     first: Optional[Expr]
     when: Optional[Expr]
     phases: Tuple[Phase, ...]
+    until: Optional[Expr] = None
+    each_round: Tuple[Stmt, ...] = ()
     pos: Optional[Pos] = _pos()
 
 

@@ -13,7 +13,6 @@ checker reads it, the compiler turns it into runnable code, and
 
 from __future__ import annotations
 
-import re
 from typing import Optional, Tuple, Union
 
 import attrs
@@ -105,6 +104,15 @@ class RuleValue:
 class SeatOf:
     """``seat of P``: the number of the seat a player value holds (0 for
     the first seat), to count or compare with."""
+
+    player: "Expr"
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class PlayerAfter:
+    """``player after P``: the next player clockwise from P (the first seat
+    after the last), as a start marker passes round the table."""
 
     player: "Expr"
     pos: Optional[Pos] = _pos()
@@ -344,7 +352,7 @@ class InARow:
 
 
 Expr = Union[
-    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, RuleValue, CallFn, Roll,
+    Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, PlayerAfter, RuleValue, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
     PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
     NoDice, FieldOf, Neighbour, Farthest, Connected, Distance, InARow,
@@ -642,27 +650,6 @@ class Log:
 
     text: str = _text()
     pos: Optional[Pos] = _pos()
-
-
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}")
-
-
-def log_parts(text: str, pos: Optional[Pos] = None) -> "list[Union[str, Name, Attr]]":
-    """A log text split into plain strings and the values named in braces
-    (``Name`` or ``Attr`` nodes, placed at ``pos``)."""
-    parts: "list[Union[str, Name, Attr]]" = []
-    at = 0
-    for m in _PLACEHOLDER.finditer(text):
-        if m.start() > at:
-            parts.append(text[at:m.start()])
-        if m.group(2):
-            parts.append(Attr(m.group(1), m.group(2), pos))
-        else:
-            parts.append(Name(m.group(1), pos))
-        at = m.end()
-    if at < len(text):
-        parts.append(text[at:])
-    return parts
 
 
 @attrs.frozen

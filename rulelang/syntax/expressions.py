@@ -73,6 +73,9 @@ class Expressions(Transformer[Token, ir.Ruleset]):
     def seat_of(self, meta: Meta, c: List[Any]) -> ir.SeatOf:
         return ir.SeatOf(c[0], _pos(meta))
 
+    def player_after(self, meta: Meta, c: List[Any]) -> ir.PlayerAfter:
+        return ir.PlayerAfter(c[0], _pos(meta))
+
     def this_player(self, meta: Meta, c: List[Any]) -> ir.ThisPlayer:
         return ir.ThisPlayer(_pos(meta))
 

@@ -452,23 +452,27 @@ class ToIR(generate.ComponentLines, Expressions):
         return ("setup", c[0], meta)
 
     def turn_decl(self, meta: Meta, c: List[Any]) -> Decl:
-        first = when = None
+        opts = {"order": None, "when": None, "until": None, "every": ()}
         phases = []
         for item in c:
             if isinstance(item, tuple):
-                if item[0] == "order":
-                    first = item[1]
-                else:
-                    when = item[1]
+                opts[item[0]] = item[1]
             else:
                 phases.append(item)
-        return ("turn", ir.Turn(first, when, tuple(phases), _pos(meta)), meta)
+        return ("turn", ir.Turn(opts["order"], opts["when"], tuple(phases), until=opts["until"],
+                                each_round=opts["every"], pos=_pos(meta)), meta)
 
     def turn_order(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
         return ("order", c[0])
 
     def turn_when(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
         return ("when", c[0])
+
+    def turn_until(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("until", c[0])
+
+    def each_round(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("every", c[0])
 
     def phase(self, meta: Meta, c: List[Any]) -> ir.Phase:
         return ir.Phase(str(c[0]), c[1], _pos(meta))

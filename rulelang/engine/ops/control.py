@@ -457,12 +457,37 @@ class NextTurnOp(Op):
 
         r.emit(d, r.at(self))
         endings(d)
-        r.emit(d, "if st.round == 0:", "    st.round = 1", "_n = st.n", "_idle = 0")
+        rc = prog.round_code
+        # A round pending its 'every round' has order_pos -2; once it has run, -1.
+        r.emit(d, "if st.round == 0:", "    st.round = 1")
+        if rc is not None:
+            r.emit(d, "    st.order_pos = -2")
+        r.emit(d, "_n = st.n", "_idle = 0")
         first(d)
-        r.emit(d, "while True:", "    st.order_pos += 1", "    if st.order_pos >= _n:",
-               "        st.order_pos = 0", "        st.round += 1")
+        r.emit(d, "while True:")
+        if rc is not None:
+            frame = ", ".join([str(rc), "0", "0"] + ["None"] * prog.nlocals[rc])
+            r.emit(d + 1, "if st.order_pos == -2:", "    st.order_pos = -1",
+                   f"    fr[{PC}] = {k}", f"    _f = [{frame}]")
+            r.emit(d + 2, *r.push(prog.push_cost[rc]),
+                   f"if not (R[{rc}] or st.prog.runner({rc}))(st, _f):", "    return False",
+                   "if st.stack[-1] is not fr:", "    return True")
+            endings(d + 2)  # the round's start may end the game, or move who starts
+            first(d + 2)
+        r.emit(d + 1, "st.order_pos += 1")
+        if prog.turn_until is not None:
+            until = prog.turn_until_src or f"{r.const(prog.turn_until)}(st, [None, 0, _p])"
+            idle = r.const("the turn's 'until' condition holds as every round begins: no round "
+                           "has a turn")
+            r.emit(d + 1, "if st.order_pos >= _n:", "    st.order_pos = 0",
+                   f"if {until}:", "    st.order_pos = 0", "    st.round += 1", "    _idle += 1",
+                   "    if _idle > st.limits.max_idle_seats:", f"        raise RuleFault({idle})")
+        else:
+            r.emit(d + 1, "if st.order_pos >= _n:", "    st.order_pos = 0", "    st.round += 1")
         endings(d + 2)      # a new round: an end that counts rounds may fire now
         first(d + 2)
+        if rc is not None:
+            r.emit(d + 2, "st.order_pos = -2", "continue")
         r.emit(d + 1, "_seat = (_first + st.order_pos) % _n")
         if prog.turn_when is not None:
             when = prog.turn_when_src or f"{r.const(prog.turn_when)}(st, [None, 0, _seat])"

@@ -364,6 +364,8 @@ class Spec:
                 add(k, [code for _, code in op.hooks], "same", op)
             elif t is O.NextTurnOp:
                 add(k, [prog.turn_code], "turn", op)
+                if prog.round_code is not None:
+                    add(k, [prog.round_code], "same", op)
         return out
 
 
