@@ -493,3 +493,35 @@ def test_a_map_grows_below_what_is_placed():
 def test_of_reads_only_what_pieces_and_spaces_have(old, new, message):
     with pytest.raises(RulesetCheckError, match=re.escape(message)):
         rulelang.loads(FRAME.replace(old, new))
+
+
+def test_rows_from_north_and_lines_giving_generated_spaces_values():
+    """A grid counted from the north (a1 is the north-west corner, south is
+    a row further down) whose lines give some spaces attributes and starting
+    values; a line naming no space, or giving x or y, is refused at its line."""
+    src = """
+game "Depths"
+board sea grid 3 wide 4 high rows from north {
+    state { open no }
+    b1: launch yes, open yes
+    c4: colour red
+}
+global { below one of sea  reds 0  opened 0 }
+setup {
+    for each sea as s where launch { below = neighbour south of s }
+    reds = count sea where colour is red
+    opened = count sea where open
+}
+"""
+    st = rulelang.loads(src).new_game(seed=1)
+    assert st.stat("reds") == 1 and st.stat("opened") == 1
+    assert st.view(0)["globals"]["below"] == "b2"
+    game = rulelang.loads(src)
+    sea = {p.name: {q.name: q.value for q in p.props} for p in game.ruleset.pieces[0].pieces}
+    assert sea["a1"]["y"].value == 1 and sea["a4"]["y"].value == 4 and sea["c4"]["x"].value == 3
+    with pytest.raises(rulelang.RulesetSyntaxError, match=r":6:5: the board has no space .d4. \(its spaces are a1 to c4\)"):
+        rulelang.loads(src.replace("c4: colour red", "d4: colour red"))
+    with pytest.raises(rulelang.RulesetSyntaxError, match="x is its place"):
+        rulelang.loads(src.replace("c4: colour red", "c4: x 1"))
+    with pytest.raises(rulelang.RulesetSyntaxError, match="north or south, not 'top'"):
+        rulelang.loads(src.replace("rows from north", "rows from top"))

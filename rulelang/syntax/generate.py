@@ -232,12 +232,13 @@ HEX_DIRECTIONS = (("east", 1, 0), ("west", -1, 0), ("northeast", 0, 1), ("southw
 
 
 def grid(wide: int, high: int, directions: Sequence[Tuple[str, int, int]], most: int,
-         error: Callable[[Any, str], NoReturn], where: Any
+         error: Callable[[Any, str], NoReturn], where: Any, north: bool = False
          ) -> Tuple[Tuple[ir.Piece, ...], Tuple[ir.Link, ...]]:
     """The spaces and links of ``grid WIDE wide HIGH high`` (or ``hex …``):
-    spaces named by column letter (from the west) and row (from the south),
-    "a1" to "c3", each with its ``x`` and ``y``, joined in ``directions``
-    (the eight compass directions of a grid, the six of a hex board)."""
+    spaces named by column letter (from the west) and row (from the south,
+    or with ``north`` from the north), "a1" to "c3", each with its ``x`` and
+    ``y`` (the row), joined in ``directions`` (the eight compass directions
+    of a grid, the six of a hex board)."""
     if wide < 1 or high < 1:
         error(where, f"a grid {wide} wide and {high} high has no spaces")
     if wide > 26:
@@ -246,13 +247,42 @@ def grid(wide: int, high: int, directions: Sequence[Tuple[str, int, int]], most:
         error(where, f"this grid has more than {most} spaces (Limits.max_pieces)")
     at = _pos(where)
 
+    def row(y: int) -> int:
+        return high + 1 - y if north else y
+
     def name(x: int, y: int) -> str:
-        return f"{chr(ord('a') + x - 1)}{y}"
+        return f"{chr(ord('a') + x - 1)}{row(y)}"
     spaces = tuple(ir.Piece(name(x, y), (ir.PieceProp("x", ir.Num(x, at), at),
-                                         ir.PieceProp("y", ir.Num(y, at), at)), pos=at)
+                                         ir.PieceProp("y", ir.Num(row(y), at), at)), pos=at)
                    for y in range(1, high + 1) for x in range(1, wide + 1))
     links = tuple(ir.Link(name(x, y), name(x + dx, y + dy), d)
                   for y in range(1, high + 1) for x in range(1, wide + 1)
                   for d, dx, dy in directions
                   if 1 <= x + dx <= wide and 1 <= y + dy <= high)
     return spaces, links
+
+
+def with_lines(spaces: Tuple[ir.Piece, ...], lines: Sequence[ir.Piece],
+               error: Callable[[Any, str], NoReturn]) -> Tuple[ir.Piece, ...]:
+    """The generated ``spaces`` with the attributes and starting values the
+    board's lines give some of them (``a1: start yes``): each line names a
+    space of the board, once, and leaves its ``x`` and ``y`` alone."""
+    by_name = {str(s.name): i for i, s in enumerate(spaces)}
+    out = list(spaces)
+    seen = set()
+    for line in lines:
+        name = str(line.name)
+        if name not in by_name:
+            corner = max(spaces, key=lambda s: (s.props[0].value.value, s.props[1].value.value))
+            error(line.pos, f"the board has no space {name!r} (its spaces are a1 to {corner.name})")
+        if name in seen:
+            error(line.pos, f"space {name!r} is given its values twice")
+        seen.add(name)
+        for prop in line.props:
+            if prop.name in ("x", "y"):
+                error(prop.pos, f"a generated space's {prop.name} is its place on the board and "
+                            f"cannot be given")
+        space = out[by_name[name]]
+        out[by_name[name]] = attrs.evolve(space, props=space.props + tuple(line.props),
+                                          pos=line.pos)
+    return tuple(out)

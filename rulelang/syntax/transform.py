@@ -321,10 +321,22 @@ class ToIR(generate.ComponentLines, Expressions):
         return ("pieces", ir.PieceSet(str(c[0]), state, pieces, _pos(meta)), meta)
 
     def board_decl(self, meta: Meta, c: List[Any]) -> Decl:
-        name, shape, wide, high, rest = c[0], c[1], self._num(c[2]), self._num(c[3]), c[4:]
-        state = tuple(attrs.evolve(d, scope="piece") for d in rest[0][1]) if rest else ()
-        spaces, links = generate.grid(wide, high, shape, self.max_pieces, self._error, meta)
+        name, shape, wide, high, rest = c[0], c[1], self._num(c[2]), self._num(c[3]), list(c[4:])
+        north = bool(rest) and isinstance(rest[0], tuple) and rest[0][0] == "rows"
+        if north:
+            side = rest.pop(0)[1]
+            if side not in ("north", "south"):
+                self._error(side, f"rows are counted from north or south, not {str(side)!r}")
+            north = side == "north"
+        state: Tuple[ir.Stat, ...] = ()
+        if rest and isinstance(rest[0], tuple) and rest[0][0] == "state":
+            state = tuple(attrs.evolve(d, scope="piece") for d in rest.pop(0)[1])
+        spaces, links = generate.grid(wide, high, shape, self.max_pieces, self._error, meta, north)
+        spaces = generate.with_lines(spaces, rest, self._error)
         return ("pieces", ir.PieceSet(str(name), state, spaces, _pos(meta), links), meta)
+
+    def board_rows(self, meta: Meta, c: List[Any]) -> Tuple[str, Any]:
+        return ("rows", c[0])
 
     def board_graph(self, meta: Meta, c: List[Any]) -> Decl:
         state, spaces, links = _set_body(c[1:])
