@@ -106,9 +106,9 @@ def test_effort_takes_what_the_supply_holds():
     st.set_stat("inspiration", 3, 0)          # level 3: Effort 4
     before = st.stat("staging", 0)
     answer(st, "Diver 1", "Diver 2")
-    while st.stat("supply", 0) == 1 and st.current_player != CHANCE:
-        st.apply(st.legal_moves()[0])
-    assert st.stat("supply", 0) == 0 and st.stat("staging", 0) == before + 1
+    to_staging(st)
+    # one disc of the four, and the Team Leader's disc reassigned
+    assert st.stat("supply", 0) == 0 and st.stat("staging", 0) == before + 1 + 1
 
 
 def test_round_one_reassignment_brings_the_leader_disc_back():
@@ -126,6 +126,7 @@ def test_reassignment_is_limited_by_the_level_and_the_player_chooses():
     put(st, "specialists", "Navigator 2", on_top=True)
     answer(st, "Diver 1", "Diver 2")
     assert st.current_player == 0 and sorted(offered(st)) == ["Navigator 1", "Team Leader 1"]
+    assert st.legal_moves()[0].label in ("Navigator 1", "Team Leader 1")
     answer(st, "Navigator 1")
     assert not st.piece("specialists", "Navigator 1")["disc"]
     assert st.piece("specialists", "Team Leader 1")["disc"]      # level 1: one disc only
