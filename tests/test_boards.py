@@ -525,3 +525,24 @@ setup {
         rulelang.loads(src.replace("c4: colour red", "c4: x 1"))
     with pytest.raises(rulelang.RulesetSyntaxError, match="north or south, not 'top'"):
         rulelang.loads(src.replace("rows from north", "rows from top"))
+
+
+def test_a_value_holding_a_space_can_be_set_back_to_none():
+    """A ship taken off the board: its 'at' (and a global holding a space)
+    set to none, read as none afterwards; a number still refused."""
+    src = """
+game "Off"
+board sea grid 2 wide 1 high { state { fish 1 } }
+pieces ships { state { at one of sea }  Skiff }
+global { last one of sea  gone no }
+setup {
+    for each sea as z where x is 1 { last = z }
+    for each ships as v { v.at = last; v.at = none; gone = v.at is none }
+    last = none
+}
+"""
+    st = rulelang.loads(src).new_game(seed=1)
+    assert st.stat("gone") is True and st.stat("last") is None
+    assert st.piece("ships", "Skiff")["at"] is None
+    with pytest.raises(rulelang.RulesetCheckError, match="holds a piece:sea, not a number"):
+        rulelang.loads(src.replace("last = none", "last = 3"))

@@ -71,7 +71,7 @@ class Statements(Expressions):
         if s.op != "=" and value not in (NUM, ANY):
             self.error(s.value, f"'{s.op}' needs a number, not a {value}")
         if s.op == "=" and target_type not in (ANY,) and value not in (ANY,) and value != target_type \
-                and not (target_type == PLAYER and value == "none"):
+                and not (value == "none" and (target_type == PLAYER or target_type.startswith("piece:"))):
             self.error(s.value, f"'{t.name}' holds a {target_type}, not a {value}")
 
     def public_from_hidden(self, s: ir.Assign, t: Union[ir.Name, ir.Attr], scope: Scope) -> None:
