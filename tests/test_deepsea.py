@@ -248,6 +248,32 @@ def test_sonar_fills_the_earliest_space_and_space_two_gives_its_reward():
     assert st.stat("research", 0) == research + 1
 
 
+def test_a_zone_with_two_sonar_tracks_lets_the_player_choose():
+    """DS-SON-04: Midnight Plain's second track gives a Research step on
+    each space; once it is full only the first is left."""
+    st = staging_turn()
+    zone(st, "The Drop-off", "c2")
+    zone(st, "Midnight Plain", "c3")
+    put(st, "vessels", "Vessel 1-1", at="c3")
+    put(st, "specialists", "Sonar Technician 2", owner=0, side="junior")
+    research = st.stat("research", 0)
+    answer(st, "Activate a Specialist", "Sonar Technician 2", "Sonar", "Midnight Plain")
+    assert offered(st) == ["the first", "the second"]
+    answer(st, "the second")
+    assert st.piece("oceans", "Midnight Plain")["sonar_b_used"] == 1
+    assert st.piece("oceans", "Midnight Plain")["sonar_used"] == 0
+    assert st.stat("research", 0) == research + 1
+    # with the second track full, the first is used without a question
+    st = staging_turn()
+    zone(st, "The Drop-off", "c2")
+    zone(st, "Midnight Plain", "c3")
+    put(st, "vessels", "Vessel 1-1", at="c3")
+    put(st, "oceans", "Midnight Plain", sonar_b_used=2)
+    put(st, "specialists", "Sonar Technician 2", owner=0, side="junior")
+    answer(st, "Activate a Specialist", "Sonar Technician 2", "Sonar", "Midnight Plain")
+    assert st.piece("oceans", "Midnight Plain")["sonar_used"] == 1
+
+
 def test_a_full_sonar_track_cannot_be_used():
     """DS-SON-05"""
     st = staging_turn()
