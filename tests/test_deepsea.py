@@ -84,19 +84,20 @@ def test_a_duplicate_title_may_be_recruited():
     assert st.piece("specialists", "Diver 2")["owner"] == 1
 
 
-def test_emptied_tier5_pocket_takes_the_bottom_tile_of_the_other():
-    """DS-PRE-09: seat 1 takes pocket 1's only tile; pocket 2's bottom tile moves over."""
-    st = setup_game(2)
-    tier5 = [n for n in GAME.prog.piece_names["specialists"]
-             if GAME.prog.piece_attr["specialists"]["tier"][piece_index("specialists", n)] == 5]
-    for i, name in enumerate(tier5):        # pocket 1 holds one tile, pocket 2 three
-        pocket, deal = (1, 1) if i == 0 else (2, i)
-        put(st, "specialists", name, pocket=pocket, deal=deal, on_top=deal == 1)
+def test_emptied_tier5_pocket_takes_a_tile_from_the_other():
+    """DS-PRE-09: seat 1 takes pocket 1's only tile; a tile of pocket 2
+    (which holds three) comes up on pocket 1."""
+    st = setup_game(2)                        # tops: Explorer (pocket 1), Conservationist (pocket 2)
+    st.set_piece("pockets", "Pocket 1", "under", 0)
+    st.set_piece("pockets", "Pocket 2", "under", 2)
     st.set_stat("reputation", 9, 1)
-    answer(st, "Diver 1", tier5[0])
-    moved = st.piece("specialists", tier5[3])
-    assert moved["pocket"] == 1 and moved["on_top"] and moved["deal"] == 1
-    assert count(st, "specialists", pocket=2, owner=None) == 2
+    answer(st, "Diver 1", "Explorer")
+    assert st.current_player == CHANCE
+    st.apply("draw Ambassador")
+    moved = st.piece("specialists", "Ambassador")
+    assert moved["pocket"] == piece_index("pockets", "Pocket 1") and moved["on_top"]
+    assert st.piece("pockets", "Pocket 2")["under"] == 1
+    assert st.piece("specialists", "Publisher")["pocket"] is None
 
 
 def test_effort_takes_what_the_supply_holds():

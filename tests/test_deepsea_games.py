@@ -1,6 +1,6 @@
 """Deep Sea random games at 1 to 4 players in every mode, with the game's
 invariants checked at every step: every disc, marker and Vessel in exactly
-one place, every track in bounds, Research never negative, the Dive tokens
+one place, every track in bounds, the tier-5 tiles accounted for, Research never negative, the Dive tokens
 all accounted for, and the map always legal (each zone on a space of its
 depth, under a zone of the depth above, each board in one place)."""
 
@@ -57,6 +57,10 @@ def check(st):
     assert sum(1 for t in oceans if t["place"] == "drawn") <= 2
     for h in impact:
         assert h["markers"] <= 1 or h["infinite"]
+    # the tier-5 tiles: each pocket's top seen, those under it unseen and counted
+    unseen = sum(1 for s in specialists if s["tier"] == 5 and s["owner"] is None and s["pocket"] is None)
+    assert unseen == sum(q["under"] for q in pieces(st, "pockets"))
+    assert all(s["on_top"] == (s["pocket"] is not None) for s in specialists if s["tier"] == 5)
 
 
 @pytest.mark.parametrize("players,coop", [(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (4, 1)])

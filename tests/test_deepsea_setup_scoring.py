@@ -473,13 +473,15 @@ def test_the_regular_deck_refills_the_display_face_down():
 
 
 def test_only_the_tier5_specialists_are_shuffled_at_setup():
-    """DS-SET-12: setup draws four Anchor Journals and the four tier-5 tiles,
-    nothing else; the tier-1 to 4 stacks stand in their fixed order."""
+    """DS-SET-12: setup draws four Anchor Journals and a tier-5 tile for the
+    top of each pocket, nothing else; the tier-1 to 4 stacks stand in their
+    fixed order."""
     st = setup_game(2)
     picked = [e.text for e in st.log if e.kind == "pick"]
     tier5 = names("specialists", tier=5)
-    assert sorted(t[6:-10] for t in picked[4:]) == sorted(tier5)
-    assert all(t[6:-10] in names("journals", anchor=True) for t in picked[:4]) and len(picked) == 8
+    tops = [t[6:-10] for t in picked[4:]]
+    assert len(tops) == 2 and len(set(tops)) == 2 and set(tops) <= set(tier5)
+    assert all(t[6:-10] in names("journals", anchor=True) for t in picked[:4]) and len(picked) == 6
     for n in PROG.piece_names["specialists"]:
         if 1 <= attr("specialists", n, "tier") <= 4:
             assert st.piece("specialists", n)["on_top"] == (attr("specialists", n, "number") == 1)
@@ -633,25 +635,28 @@ def test_tiers_two_to_four_fill_the_next_columns():
 
 
 def test_tier5_tiles_are_shuffled_and_dealt_evenly_into_two_pockets():
-    """DS-TRY-05 (designed: two pockets): the forced order Ambassador,
-    Publisher, Explorer, Conservationist deals them in turn."""
-    st = forced_setup(2, draws=["draw Ambassador", "draw Publisher", "draw Explorer"])
-    where = {n: (st.piece("specialists", n)["pocket"], st.piece("specialists", n)["deal"])
-             for n in names("specialists", tier=5)}
-    assert where == {"Ambassador": (1, 1), "Publisher": (2, 1), "Explorer": (1, 2), "Conservationist": (2, 2)}
+    """DS-TRY-05 (designed: two pockets): the four tiles dealt two and two;
+    the forced draws Ambassador and Publisher are the pockets' tops, and
+    each pocket holds one unseen tile under its top."""
+    st = forced_setup(2, draws=["draw Ambassador", "draw Publisher"])
+    where = {n: st.piece("specialists", n)["pocket"] for n in names("specialists", tier=5)}
+    assert where == {"Ambassador": 0, "Publisher": 1, "Explorer": None, "Conservationist": None}
+    assert [st.piece("pockets", p)["under"] for p in ("Pocket 1", "Pocket 2")] == [1, 1]
     assert all(st.piece("specialists", n)["side"] == "junior" for n in where)
 
 
 def test_only_the_top_tile_of_a_pocket_may_be_recruited():
     """DS-TRY-06 (Reading): at level 5 only the two pocket tops are offered;
     once one is taken the tile under it is."""
-    st = setup_game(3)                          # pockets: Explorer/Publisher, Conservationist/Ambassador
+    st = setup_game(3)                          # the pockets' tops: Explorer, Conservationist
     st.set_stat("reputation", 9, 1)
     st.set_stat("reputation", 9, 2)
     answer(st, "Diver 1")
     tier5 = [n for n in offered(st) if attr("specialists", n, "tier") == 5]
     assert sorted(tier5) == ["Conservationist", "Explorer"]
     answer(st, "Explorer")
+    assert st.current_player == CHANCE and labels(st) == ["draw Publisher", "draw Ambassador"]
+    st.apply("draw Publisher")                  # the tile under Explorer comes up
     tier5 = [n for n in offered(st) if attr("specialists", n, "tier") == 5]
     assert sorted(tier5) == ["Conservationist", "Publisher"]
 
