@@ -962,9 +962,9 @@ def test_four_attribute_tracks_and_research_each_with_its_own_cube():
     assert changed == {("coordination", 0)}
 
 
-@pytest.mark.parametrize("reputation, top_tier", [(0, 1), (2, 2), (5, 3), (6, 4), (8, 4), (9, 5)])
+@pytest.mark.parametrize("reputation, top_tier", [(0, 1), (2, 2), (4, 3), (5, 4), (6, 4), (7, 5)])
 def test_reputation_gives_the_recruitment_level(reputation, top_tier):
-    """DS-ATT-02: levels 1, 2, 3, 4, 5 from Reputation 0, 1, 3, 6, 9."""
+    """DS-ATT-02: levels 1, 2, 3, 4, 5 from Reputation 0, 1, 3, 5, 7."""
     st = setup_game(2)
     st.set_stat("reputation", reputation, 1)
     answer(st, "Diver 1")
