@@ -262,6 +262,14 @@ def grid(wide: int, high: int, directions: Sequence[Tuple[str, int, int]], most:
     return spaces, links
 
 
+def _corner(spaces: Tuple[ir.Piece, ...]) -> str:
+    """The name of a generated board's last column and row ('c4')."""
+    def at(space: ir.Piece, k: int) -> int:
+        value = space.props[k].value
+        return value.value if isinstance(value, ir.Num) else 0
+    return max(spaces, key=lambda s: (at(s, 0), at(s, 1))).name
+
+
 def with_lines(spaces: Tuple[ir.Piece, ...], lines: Sequence[ir.Piece],
                error: Callable[[Any, str], NoReturn]) -> Tuple[ir.Piece, ...]:
     """The generated ``spaces`` with the attributes and starting values the
@@ -273,8 +281,7 @@ def with_lines(spaces: Tuple[ir.Piece, ...], lines: Sequence[ir.Piece],
     for line in lines:
         name = str(line.name)
         if name not in by_name:
-            corner = max(spaces, key=lambda s: (s.props[0].value.value, s.props[1].value.value))
-            error(line.pos, f"the board has no space {name!r} (its spaces are a1 to {corner.name})")
+            error(line.pos, f"the board has no space {name!r} (its spaces are a1 to {_corner(spaces)})")
         if name in seen:
             error(line.pos, f"space {name!r} is given its values twice")
         seen.add(name)

@@ -464,7 +464,7 @@ class ToIR(generate.ComponentLines, Expressions):
         return ("setup", c[0], meta)
 
     def turn_decl(self, meta: Meta, c: List[Any]) -> Decl:
-        opts = {"order": None, "when": None, "until": None, "every": ()}
+        opts: Dict[str, Any] = {"order": None, "when": None, "until": None, "every": ()}
         phases = []
         for item in c:
             if isinstance(item, tuple):
