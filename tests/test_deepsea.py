@@ -217,11 +217,16 @@ def test_travel_range_and_depth_are_the_technology_level_through_zones_only():
     assert sorted(offered(st)) == ["b1"]          # c2 is depth 2; e1 is across a gap
 
 
-def test_a_deeper_zone_may_be_passed_through():
-    """DS-TRV-06: level 2 reaches d2's neighbour... through the depth-2 c2."""
+def test_only_the_destination_depth_is_limited():
+    """DS-TRV-06 (Reading): the Technology level limits the depth of the
+    zone moved to: at level 2, the depth-2 zones d2 and c2 are offered and
+    the depth-3 c3 is not.  (On a map filled from the surface down a
+    shortest path never needs a zone deeper than both its ends, so the
+    Reading that a path may pass through deeper zones changes no move.)"""
     st = staging_turn()
     zone(st, "Twilight Reef", "d2")
     zone(st, "Tide Pools", "d1")
+    zone(st, "Midnight Plain", "c3")
     st.set_stat("ingenuity", 1, 0)                # level 2
     answer(st, "Activate a Specialist", "Navigator 1", "Travel", "Vessel 1-1")
     assert sorted(offered(st)) == ["b1", "c2", "d1", "d2"]
@@ -307,7 +312,8 @@ def test_discover_draws_two_keeps_one_and_puts_the_other_at_the_bottom():
 
 
 def test_a_deeper_board_goes_only_below_a_zone_of_the_depth_above():
-    """DS-DSC-05: a depth-2 board goes under b1 or c1's column... only where a depth-1 zone is above."""
+    """DS-DSC-05: a depth-2 board goes only on a free space under a depth-1
+    zone: b2 (under Coral Gardens), not c2 (taken) nor a2, d2, e2."""
     st = staging_turn()
     put(st, "specialists", "Sonar Technician 2", owner=0, side="junior")
     answer(st, "Activate a Specialist", "Sonar Technician 2", "Sonar", "The Sea Star")
@@ -316,7 +322,7 @@ def test_a_deeper_board_goes_only_below_a_zone_of_the_depth_above():
     answer(st, "the deeper")
     st.apply("draw Twilight Reef")
     answer(st, "Whale Road")
-    assert offered(st) == ["b2"]                               # c2 is taken; no zone above a2, d2, e2
+    assert offered(st) == ["b2"]
 
 
 def test_a_board_put_back_is_drawn_last():
