@@ -133,3 +133,19 @@ rule this_one gives player { give roll off d6 }
         rulelang.loads('game "X"\nglobal { p none }\nsetup { p = player after 3 }\n')
     with pytest.raises(rulelang.RulesetCheckError, match="every round"):
         rulelang.loads('game "X"\nturn { every round { end turn } phase a { } }\n')
+
+
+def test_as_a_round_begins_there_is_no_turn_player_and_a_save_saying_otherwise_is_refused():
+    """In 'every round' no turn is being played: turn_player is null, and a
+    save that names a seat there (any seat) is refused."""
+    import json
+    game = rulelang.loads(ROUNDS)
+    st = game.new_game(players=3, seed=2)
+    rng = random.Random(3)
+    _play(st, rng, until=lambda s: s.round == 2 and any(m.label == "Token" for m in s.legal_moves()))
+    assert st.turn_player is None
+    doc = json.loads(st.to_json())
+    for seat in range(3):
+        doc["turn_player"] = seat
+        with pytest.raises(rulelang.SaveError, match="turn_player"):
+            game.restore(json.dumps(doc))

@@ -467,7 +467,8 @@ class NextTurnOp(Op):
         r.emit(d, "while True:")
         if rc is not None:
             frame = ", ".join([str(rc), "0", "0"] + ["None"] * prog.nlocals[rc])
-            r.emit(d + 1, "if st.order_pos == -2:", "    st.order_pos = -1",
+            # As a round begins there is no turn: no turn's player either.
+            r.emit(d + 1, "if st.order_pos == -2:", "    st.order_pos = -1", "    st.turn_player = None",
                    f"    fr[{PC}] = {k}", f"    _f = [{frame}]")
             r.emit(d + 2, *r.push(prog.push_cost[rc]),
                    f"if not (R[{rc}] or st.prog.runner({rc}))(st, _f):", "    return False",

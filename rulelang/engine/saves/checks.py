@@ -270,9 +270,10 @@ def _check_stack(spec: Spec, doc: Dict[str, Any], n: int) -> None:
                 raise SaveError("$.turn_player", "during setup there is no turn: turn_player is "
                                                  "null, round 0, order_pos -1")
         elif stack[1][0] == prog.round_code:
-            if doc["round"] < 1 or doc["order_pos"] != -1:
-                raise SaveError("$.order_pos", "as a round begins ('every round') round is at "
-                                               "least 1 and order_pos -1")
+            if doc["round"] < 1 or doc["order_pos"] != -1 or doc["turn_player"] is not None:
+                raise SaveError("$.turn_player", "as a round begins ('every round') there is no "
+                                                 "turn: turn_player is null, round at least 1 "
+                                                 "and order_pos -1")
         elif doc["turn_player"] is None or doc["round"] < 1 or not 0 <= doc["order_pos"] < n:
             raise SaveError("$.turn_player", f"during a turn turn_player is a seat, round at least "
                                              f"1 and order_pos 0 to {n - 1}")

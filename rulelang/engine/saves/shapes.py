@@ -597,9 +597,9 @@ _DESCRIPTIONS = {
                    "outcome, 2 a decision.",
         "actor": "The seat to decide (null at a chance node and at the end).",
         "rerolling": "Whether the decision is the reroll rule's keep-or-reroll.",
-        "turn_player": "The seat whose turn it is (null during setup).",
+        "turn_player": "The seat whose turn it is (null during setup and as a round begins, in 'every round').",
         "round": "The round (0 during setup).",
-        "order_pos": "The place in the turn order of the turn's player (-1 before the first turn).",
+        "order_pos": "The place in the turn order of the turn's player (-1 before the first turn, and as a round begins).",
         "skips": "The phases skipped this turn.",
         "shown": "The hidden and secret stats whose values are revealed now: a player's stat "
                  "by its place in v, a global stat i as -1 - i; left out when none is.",
