@@ -290,16 +290,22 @@ def test_a_full_sonar_track_cannot_be_used():
     assert "Sonar" not in offered(st)
 
 
-def test_discover_draws_two_keeps_one_and_puts_the_other_at_the_bottom():
-    """DS-DSC-01/02/10/11/13, DS-SON-08: space 1 of The Sea Star discovers
-    depth 1-2; the kept board is placed and gives its Discovery bonus."""
+def discover_at_the_sea_star(*draws):
+    """Seat 0's Sonar on the Sea Star's first space, then its Discover:
+    ``draws`` are (depth answer, board) pairs forced in turn."""
     st = staging_turn()
     put(st, "specialists", "Sonar Technician 2", owner=0, side="junior")
     answer(st, "Activate a Specialist", "Sonar Technician 2", "Sonar", "The Sea Star")
-    answer(st, "the shallower")
-    st.apply("draw Tide Pools")
-    answer(st, "the deeper")
-    st.apply("draw Whale Road")
+    for depth, board in draws:
+        answer(st, depth)
+        st.apply(f"draw {board}")
+    return st
+
+
+def test_discover_draws_two_keeps_one_and_puts_the_other_at_the_bottom():
+    """DS-DSC-01/02/10/11/13, DS-SON-08: space 1 of The Sea Star discovers
+    depth 1-2; the kept board is placed and gives its Discovery bonus."""
+    st = discover_at_the_sea_star(("the shallower", "Tide Pools"), ("the deeper", "Whale Road"))
     answer(st, "Tide Pools")
     assert st.piece("oceans", "Whale Road")["place"] == "stack"
     assert st.piece("oceans", "Whale Road")["bottom"] == 1
@@ -314,13 +320,7 @@ def test_discover_draws_two_keeps_one_and_puts_the_other_at_the_bottom():
 def test_a_deeper_board_goes_only_below_a_zone_of_the_depth_above():
     """DS-DSC-05: a depth-2 board goes only on a free space under a depth-1
     zone: b2 (under Coral Gardens), not c2 (taken) nor a2, d2, e2."""
-    st = staging_turn()
-    put(st, "specialists", "Sonar Technician 2", owner=0, side="junior")
-    answer(st, "Activate a Specialist", "Sonar Technician 2", "Sonar", "The Sea Star")
-    answer(st, "the deeper")
-    st.apply("draw Whale Road")
-    answer(st, "the deeper")
-    st.apply("draw Twilight Reef")
+    st = discover_at_the_sea_star(("the deeper", "Whale Road"), ("the deeper", "Twilight Reef"))
     answer(st, "Whale Road")
     assert offered(st) == ["b2"]
 
@@ -425,14 +425,24 @@ def test_one_disc_can_complete_two_links():
 
 
 def test_research_can_be_paid_with_tokens_but_never_below_zero():
-    """DS-RES-03/04"""
+    """DS-RES-03/04: with no Research no site can be paid for, and the
+    Conserve does nothing; with a Specimen token (2 Research) held, the Sea
+    Star's site (cost 2) is paid with the token."""
     st = staging_turn()
     put(st, "specialists", "Ecologist 1", owner=0, side="junior")
     st.set_stat("research", 0, 0)
-    answer(st, "Activate a Specialist", "Ecologist 1")
-    assert "Conserve" in offered(st)
-    answer(st, "Conserve")
-    assert offered(st) == [] or "The Sea Star" not in offered(st)
+    answer(st, "Activate a Specialist", "Ecologist 1", "Conserve")
+    assert "Conserve" not in offered(st) and "End the turn" in offered(st)
+    assert st.piece("oceans", "The Sea Star")["conserved_by"] is None
+    st = staging_turn()
+    put(st, "specialists", "Ecologist 1", owner=0, side="junior")
+    st.set_stat("research", 0, 0)
+    put(st, "tokens", "Specimen 1", place="held", holder=0)
+    st.set_stat("token_research", 2, 0)
+    answer(st, "Activate a Specialist", "Ecologist 1", "Conserve", "The Sea Star", "Specimen 1", "a1")
+    assert st.stat("research", 0) == 1                        # 2 paid, then a1's Research step
+    assert st.piece("tokens", "Specimen 1")["place"] == "spent"
+    assert st.piece("oceans", "The Sea Star")["conserved_by"] == 0
 
 
 def test_journal_needs_a_displayed_journal_of_the_sites_field():

@@ -76,13 +76,26 @@ def test_a_round_lasts_until_everyone_is_out_and_starts_after_the_marker():
         assert st.over == "three rounds"
 
 
-def test_turns_in_a_round_go_clockwise_skipping_those_out():
+def test_turns_in_a_round_go_clockwise_and_skip_those_out():
+    """Every round opens with one turn per seat, clockwise from the marker
+    (nobody is out yet), and a seat that is out takes no more turns in it."""
     game = rulelang.loads(ROUNDS)
-    st = _play(game.new_game(players=4, seed=3), random.Random(7))
-    turns = _turns(st)
-    for (r0, a), (r1, b) in zip(turns, turns[1:]):
-        if r0 == r1:
-            assert b != a or all(p == a for r, p in turns if r == r0 and (r, p) >= (r0, a))
+    for seed in range(5):
+        st = _play(game.new_game(players=4, seed=seed), random.Random(seed))
+        turns = _turns(st)
+        outs = set()       # (round, seat) that chose to pass
+        for rnd in (1, 2, 3):
+            seats = [p for r, p in turns if r == rnd]
+            first = seats[0]
+            assert seats[:4] == [(first + k) % 4 for k in range(4)]
+        # a seat that chose "Pass" is not seen again in that round
+        current = None
+        for e in st.log:
+            if e.kind == "turn":
+                current = (e.round, e.player)
+                assert current not in outs
+            elif e.kind == "choose" and e.text == "Act: Pass":
+                outs.add(current)
 
 
 def test_every_round_decides_and_saves_restore_inside_it():
