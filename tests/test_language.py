@@ -255,6 +255,19 @@ def test_end_turn_in_a_whenever_for_another_player():
     assert s.stat("after") == 1
 
 
+def test_end_turn_in_a_whenever_as_a_round_begins():
+    """'end turn' in a whenever set off while no turn is running (here in
+    'every round') ends only that whenever; the round begins as usual."""
+    g = game('per player { hp 2 min 0  down no  turns 0 }\n'
+             'rule fall { end turn }\nwhenever hp == 0 { down = yes; fall; hp = 5 }\n'
+             'turn { every round { for each player { hp -= 1 } }\n'
+             '  phase p { turns += 1; if round >= 3: end game "done" } }')
+    s = g.new_game(players=1)
+    assert s.is_over and s.stat("down", 0) is True
+    assert s.stat("hp", 0) == 0        # the whenever stopped at 'end turn'
+    assert s.stat("turns", 0) == 3     # and every round still had its turn
+
+
 def test_whenever_on_a_global():
     """A whenever watching a global stat fires when it changes."""
     g = game('global { alarm 0  rang 0 }\nwhenever alarm >= 1 { rang += 1 }\n'

@@ -364,11 +364,10 @@ class ClearOp(Op):
 
 class EndTurnOp(Op):
     """End the turn.  In a ``whenever`` running for a player who is not the
-    one taking the turn, only that ``whenever`` ends."""
+    one taking the turn (or while nobody is: in setup, as a round begins),
+    only that ``whenever`` ends."""
 
     def run(self, st: St, fr: Frame) -> bool:
-        if st.turn_player is None:
-            raise self.error(st, "'end turn' was reached outside a turn (during setup)")
         if fr[PLAYER] != st.turn_player:
             triggers = st.prog.trigger_codes
             stack = st.stack
@@ -376,6 +375,9 @@ class EndTurnOp(Op):
                 if stack[i][CODE] in triggers and stack[i][PLAYER] == fr[PLAYER]:
                     del stack[i:]
                     return True
+        if st.turn_player is None:
+            raise self.error(st, "'end turn' was reached outside a turn (in setup, or as a "
+                                 "round begins)")
         st.end_turn()
         return True
 
