@@ -90,8 +90,10 @@ The package: ``conformance`` (``check_ruleset`` and its worker
 processes), ``runner`` (one game played with every check), ``report``
 (``Report``, ``Failure``), ``processes`` (the child processes, the
 fresh-process replays), ``audit`` (``EngineAudit``), ``golden``
-(``golden_log``); ``op_by_op``, the reference interpreter the generated
-code is tested against, is ``rulelang.engine.oracle``.
+(``golden_log``), ``coverage`` (which statements of a rule file random
+games reach: ``coverage``, ``Coverage``, ``CoverageReport``; also
+``rulelang coverage``); ``op_by_op``, the reference interpreter the
+generated code is tested against, is ``rulelang.engine.oracle``.
 """
 
 from __future__ import annotations
@@ -99,8 +101,9 @@ from __future__ import annotations
 from ..engine.oracle import op_by_op
 from .audit import EngineAudit
 from .conformance import check_ruleset, declared_max_moves
+from .coverage import Coverage, CoverageReport, coverage
 from .golden import golden_log
 from .report import DEFAULT_MAX_MOVES, Failure, Report  # noqa: F401  (DEFAULT_MAX_MOVES: as before)
 
-__all__ = ["EngineAudit", "Failure", "Report", "check_ruleset", "declared_max_moves", "golden_log",
-           "op_by_op"]
+__all__ = ["Coverage", "CoverageReport", "EngineAudit", "Failure", "Report", "check_ruleset",
+           "coverage", "declared_max_moves", "golden_log", "op_by_op"]
