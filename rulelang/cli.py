@@ -6,6 +6,8 @@
     rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random] [--param NAME=N]
     rulelang simulate FILE [--games N] [--players N] [--seed S] [--param NAME=N]
     rulelang conformance FILE... [--games N] [--seed S] [--workers N]   check the move API
+    rulelang coverage FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--json OUT]
+                                           which statements random games reach, which never run
     rulelang dump --python FILE [RULE...]   the Python the engine writes for a ruleset
 """
 
@@ -376,6 +378,43 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def cmd_coverage(args: argparse.Namespace) -> int:
+    """Random games, then every statement, rule, row and choice that never ran."""
+    from .testing import coverage
+    game = _game_or_report(args.file)
+    if game is None:
+        return 1
+    game = _with_params(game, args.param)
+    if game is None:
+        return 1
+    if args.games < 1:
+        print(f"error: --games is how many games to play, at least 1, not {args.games}",
+              file=sys.stderr)
+        return 2
+    try:
+        report = coverage(game, games=args.games, players=args.players, seed=args.seed,
+                          chance=args.chance, max_moves=args.max_moves)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.json == "-":
+        print(json.dumps(dict(report.to_dict(), file=args.file), indent=1))
+    else:
+        if args.annotate:
+            print(report.annotate(game.ruleset.source))
+        print(report.format(args.file))
+    if args.json not in (None, "-"):
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(dict(report.to_dict(), file=args.file), f, indent=1)
+        except OSError as e:
+            print(f"{args.json}: cannot write: {e.strerror}", file=sys.stderr)
+            return 1
+    if args.fail_if_unreached and (not report.complete or report.errors):
+        return 1
+    return 0
+
+
 def cmd_dump(args: argparse.Namespace) -> int:
     """Print the generated Python of every code (setup, the turn, each rule,
     table, option and reaction), or of those named."""
@@ -448,6 +487,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also report file, network, process, import and clock use by the engine")
     c.add_argument("--json", action="store_true", help="print the report as JSON")
     c.set_defaults(func=cmd_conformance)
+    c = sub.add_parser("coverage", help="play random games and report the statements, rules, "
+                                        "rows and choices that never ran")
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    c.add_argument("--players", type=int, action="append", metavar="N",
+                   help="play with N players (repeatable; default: every count allowed, in turn)")
+    c.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
+    c.add_argument("--chance", choices=["sample", "explicit"], default="sample",
+                   help="dice and draws sampled (default), or chance moves picked by their "
+                        "probabilities")
+    c.add_argument("--max-moves", type=int, metavar="N",
+                   help="stop a game after N moves (default: the ruleset's "
+                        "'# conformance: max-moves N', else 10000)")
+    c.add_argument("--json", metavar="OUT", help="also write the whole report as JSON to OUT "
+                                                 "('-': print only that)")
+    c.add_argument("--annotate", action="store_true",
+                   help="first print the rule file with each statement line's count")
+    c.add_argument("--fail-if-unreached", action="store_true",
+                   help="exit with status 1 when something never ran (or a game failed)")
+    c.set_defaults(func=cmd_coverage)
     c = sub.add_parser("dump", help="print what the engine makes of a ruleset")
     c.add_argument("--python", action="store_true", required=True,
                    help="the Python written for each rule (the only form so far)")
