@@ -327,7 +327,7 @@ def test_many_chosen_cards_move_as_one_by_one_would():
 @pytest.mark.parametrize("limits, decls, needle, words", [
     (Limits(max_rows=5), "table a d3 { 1: x += 1  2: x += 1  3: x += 1 }\n"
                          "table b d3 { 1: x += 1  2: x += 1  3: x += 1 }\n",
-     "table b", "the tables have 6 rows in all; the limit is 5 (Limits.max_rows)"),
+     "table b", "the tables and scales have 6 rows in all; the limit is 5 (Limits.max_rows)"),
     (Limits(max_pieces=3), "pieces a {\n  A1\n  A2\n}\npieces b {\n  B1\n  B2\n}\n",
      "pieces b", "the piece sets hold 4 pieces in all; the limit is 3 (Limits.max_pieces)"),
     (Limits(max_stats=5), "const c = 1\npieces a {\n  state { v 0  w 0 }\n  A1\n  A2\n}\n",

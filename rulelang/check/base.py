@@ -47,6 +47,10 @@ class CheckerBase:
         self.stat_types: Dict[str, str] = {}
         self.stats: Dict[str, ir.Stat] = {}
         self.track_props: Dict[str, Dict[str, str]] = {}   # track -> what its spaces print
+        #: id(stat) -> (the stat or piece value, what its scale prints: name -> type)
+        self.scales: Dict[int, Tuple[ir.Stat, Dict[str, str]]] = {}
+        #: Each 'X of S' that reads a stat's scale: id(node) -> (node, the stat).
+        self.scale_reads: Dict[int, Tuple[ir.FieldOf, ir.Stat]] = {}
         self.consts: Dict[str, ir.Const] = {}
         self.piles: Dict[str, Union[ir.Deck, ir.Pile]] = {}
         self.decks: Dict[str, ir.Deck] = {}

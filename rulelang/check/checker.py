@@ -82,7 +82,8 @@ class Checker(Declarations):
             track_props=self.track_props,
             piece_fields={ps: {name: f[:2] for name, f in fields.items()}
                           for ps, fields in self.piece_fields.items()},
-            bindings=self.bindings, types=self.types, log_parts=self.log_parts)
+            bindings=self.bindings, types=self.types, log_parts=self.log_parts,
+            scales=self.scale_reads)
 
 
 def check(rs: ir.Ruleset, limits: Optional[Limits] = None) -> List[Diagnostic]:

@@ -4,16 +4,16 @@ with what each may see."""
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Set, Tuple, Union
 
 from .. import ir
 from .base import Field
-from .statements import Statements
-from .types import (ANY, BOOL, CARD, DECL_ROLL, FUNCS, GIVES_TYPES, NUM, PLAYER, TEXT, WHERE_ROLL,
-                    Scope, place)
+from .printed import Printed
+from .types import (ANY, BOOL, CARD, DECL_ROLL, FUNCS, GIVES_TYPES, NUM, PLAYER, TEXT,
+                    WHERE_ROLL, Scope, place)
 
 
-class Declarations(Statements):
+class Declarations(Printed):
     """The declarations, and the bodies they hold."""
 
     def declarations(self) -> None:
@@ -81,6 +81,9 @@ class Declarations(Statements):
                                           f"which is declared after it")
                 self.stat_types[s.name] = self.expr(s.initial, scope)
             declared.add(s.name)
+        for s in rs.stats:
+            if s.scale is not None:
+                self.scale(s, self.stat_types.get(s.name, ANY))
 
     def constants(self) -> None:
         """Each parameter's default is within its range, and each constant is
@@ -179,6 +182,8 @@ class Declarations(Statements):
                     st.initial, Scope(player=False, no_rolls=DECL_ROLL.format(what="a starting value")))
                 self.bound(st, st.min)
                 self.bound(st, st.max)
+                if st.scale is not None:
+                    self.scale(st, self.stat_types[key])
             self.actor_stats[a.name] = stats
             piles: Dict[str, ir.Pile] = {}
             for pile in a.piles:
@@ -252,8 +257,11 @@ class Declarations(Statements):
         rs, lim = self.rs, self.limits
         self.past(((d, sum(ir.copies(c, rs) for c in d.cards)) for d in rs.decks), lim.max_cards,
                   "the decks hold {} cards; the limit is {} (Limits.max_cards)")
-        self.past(((t, len(t.rows)) for t in rs.tables), lim.max_rows,
-                  "the tables have {} rows in all; the limit is {} (Limits.max_rows)")
+        stats = (*rs.stats, *(st for a in rs.actors for st in a.stats),
+                 *(st for ps in rs.pieces for st in ps.state))
+        rows: List[Tuple[object, int]] = [(t, len(t.rows)) for t in rs.tables]
+        self.past(rows + [(s, len(s.scale)) for s in stats if s.scale], lim.max_rows,
+                  "the tables and scales have {} rows in all; the limit is {} (Limits.max_rows)")
         self.past(((ps, len(ps.pieces)) for ps in rs.pieces), lim.max_pieces,
                   "the piece sets hold {} pieces in all; the limit is {} (Limits.max_pieces)")
         values = [(s, 1) for s in rs.stats] + [(c, 1) for c in ir.constants(rs)] + \
@@ -362,36 +370,6 @@ class Declarations(Statements):
             if s.min is not None or s.max is not None:
                 self.error(s, f"stat '{s.name}' holds words and cannot have a min or max")
 
-    def track(self, stat: ir.Stat) -> None:
-        """A track's spaces: the data each prints, one type per name."""
-        kinds: Dict[str, str] = {}
-        for space in stat.spaces or ():
-            for prop, kind in self.printed(space.props, f"space '{space.name}'"):
-                if kind is not ANY and kinds.get(prop.name, kind) not in (kind, ANY):
-                    self.error(prop, f"'{prop.name}' is a {kinds[prop.name]} on other spaces of "
-                                     f"'{stat.name}', not a {kind}")
-                if kinds.get(prop.name) in (None, ANY):
-                    kinds[prop.name] = kind
-        self.track_props[stat.name] = kinds
-
-    def printed(self, props: Sequence[ir.PieceProp], owner: str) -> Iterator[Tuple[ir.PieceProp, str]]:
-        """(prop, kind) for each value printed on a piece or a space: each
-        name once, each word checked against the stat names."""
-        seen = set()
-        for prop in props:
-            if prop.name in seen:
-                self.error(prop, f"{owner} gives '{prop.name}' twice")
-            seen.add(prop.name)
-            v = prop.value
-            if isinstance(v, ir.Name):
-                self.word_clash(prop, v.name)
-            yield prop, {ir.Num: NUM, ir.Bool: BOOL, ir.NoneLit: ANY, ir.Name: TEXT}[type(v)]
-
-    def word_clash(self, node: object, word: str) -> None:
-        if word in self.stats or word in self.consts:
-            self.error(node, f"the word '{word}' is also the name of a stat or constant, "
-                             f"which a bare '{word}' would read instead")
-
     def piece_set(self, ps: ir.PieceSet) -> None:
         """Declare a piece set: its state values, and the attributes its
         pieces' lines give (each attribute of one type throughout)."""
@@ -423,6 +401,8 @@ class Declarations(Statements):
                     self.error(st.initial, f"the starting value of piece value '{st.name}' must be "
                                            f"a number, yes/no or none")
             fields[st.name] = (kind, True, st)
+            if st.scale is not None:
+                self.scale(st, kind)
         names: Set[str] = set()
         for piece in ps.pieces:
             if piece.name in names:

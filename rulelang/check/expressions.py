@@ -330,7 +330,21 @@ class Expressions(CheckerBase):
 
     def e_FieldOf(self, e: ir.FieldOf, scope: Scope) -> str:
         kind = self.expr(e.of, scope)
+        stat = self.stat_read(e.of, scope)
+        if stat is not None and id(stat) in self.scales:     # 'capacity of porters'
+            self.scale_reads[id(e)] = (e, stat)
+            printed = self.scales[id(stat)][1]
+            if e.field not in printed:
+                self.error(e, f"the scale of '{stat.name}' has no '{e.field}'"
+                              f"{self.nearest(e.field, printed)}")
+                return ANY
+            return printed[e.field]
         if kind == ANY:
+            return ANY
+        if stat is not None and not kind.startswith("piece:"):
+            scaled = [st.name for st, printed in self.scales.values() if e.field in printed]
+            self.error(e, f"'{stat.name}' has no scale to read '{e.field}' from"
+                          f"{self.nearest(stat.name, scaled)}")
             return ANY
         if not (isinstance(kind, str) and kind.startswith("piece:")):
             self.error(e, f"'{e.field} of …' reads a value of a piece or space, not of a {kind}")
@@ -341,6 +355,37 @@ class Expressions(CheckerBase):
                           f"{self.nearest(e.field, fields)}")
             return ANY
         return fields[e.field][0]
+
+    def stat_read(self, e: ir.Expr, scope: Scope) -> Optional[ir.Stat]:
+        """The declaration of the stat (or piece value) ``e`` reads, when it
+        is a plain read already checked: ``porters`` (of the player in
+        scope, a global, or the piece a 'where' looks at), ``rival.porters``,
+        ``dealer.porters``, ``v.fuel``; else None."""
+        if isinstance(e, ir.Name):
+            found = self.bindings.get(id(e))
+            bound = found[1] if found is not None and found[0] is e else None
+            if bound is None:
+                return None
+            if bound.kind in (resolve.PLAYER, resolve.GLOBAL):
+                return self.stats.get(e.name)
+            if bound.kind == resolve.PIECE:
+                return self.piece_fields.get(bound.pieces, {}).get(e.name, (ANY, False, None))[2]
+            return None
+        if not isinstance(e, ir.Attr):
+            return None
+        kind = scope.locals.get(e.obj)
+        held = self.stats.get(e.obj) if kind is None else None
+        if held is not None and held.holds and held.scope == "global":
+            kind = f"piece:{held.holds}"      # a global holding a piece or space
+        elif kind is None and e.obj in self.actors:
+            return self.actor_stats.get(e.obj, {}).get(e.name)
+        elif kind is None and e.obj in self.track_props:
+            return None     # a track's space data
+        if kind is not None and kind.startswith("piece:"):
+            return self.piece_fields.get(kind[len("piece:"):], {}).get(e.name, (ANY, False, None))[2]
+        stat = self.stats.get(e.name)
+        player = kind in (PLAYER, ANY, None)     # a player local, or a global holding one
+        return stat if player and stat is not None and stat.scope in ("player", "turn") else None
 
     def e_Farthest(self, e: ir.Farthest, scope: Scope) -> str:
         kind = self.e_Neighbour(e, scope)

@@ -57,11 +57,14 @@ _FIXED = {kind: Binding(kind) for kind in (CARD, LOCAL, PLAYER, GLOBAL, CONST, W
 def words_of(rs: ir.Ruleset) -> Iterator[str]:
     """Every word a bare name may stand for: the values of stats and of
     pieces' state values (a track's values are its spaces' names), and the
-    words printed on spaces, cards and pieces."""
+    words printed on spaces, scales, cards and pieces."""
+    for s in (*rs.stats, *(st for a in rs.actors for st in a.stats),
+              *(st for ps in rs.pieces for st in ps.state)):
+        printed: Tuple[Union[ir.Space, ir.ScaleRow], ...] = (*(s.spaces or ()), *(s.scale or ()))
+        for line in printed:        # a track's spaces, a scale's rows
+            yield from (p.value.name for p in line.props if isinstance(p.value, ir.Name))
     for s in (*rs.stats, *(st for a in rs.actors for st in a.stats)):
         yield from s.values or ()
-        for space in s.spaces or ():
-            yield from (p.value.name for p in space.props if isinstance(p.value, ir.Name))
     for deck in rs.decks:
         for card in deck.cards:
             yield from (p.value.name for p in card.props if isinstance(p.value, ir.Name))
@@ -128,7 +131,8 @@ class Resolved:
     the type of each card property (``ANY`` when cards differ),
     ``track_props`` what each track's spaces print (name -> type), and
     ``piece_fields`` each piece set's fields: name -> (type, whether it is a
-    state value, which a rule may change)."""
+    state value, which a rule may change); ``scale_of(node)`` the stat
+    whose scale an ``X of S`` reads."""
 
     names: Names = attrs.field(eq=False, repr=False)
     stat_types: Mapping[str, str]
@@ -143,6 +147,9 @@ class Resolved:
     _types: Mapping[int, Tuple[ir.Expr, str]] = attrs.field(eq=False, repr=False)
     #: id(node) -> (the log statement, its parts), for every log line.
     _log_parts: Mapping[int, Tuple[ir.Log, LogParts]] = attrs.field(eq=False, repr=False)
+    #: id(node) -> (the 'X of S' node, the stat or piece value S), for
+    #: each one that reads a scale.
+    _scales: Mapping[int, Tuple[ir.FieldOf, ir.Stat]] = attrs.field(eq=False, repr=False)
 
     def binding(self, node: ir.Name) -> Optional[Binding]:
         """What the bare name ``node`` (a node of ``rs``) means where it
@@ -163,6 +170,12 @@ class Resolved:
         found = self._log_parts.get(id(node))
         return found[1] if found is not None and found[0] is node else None
 
+    def scale_of(self, node: ir.FieldOf) -> Optional[ir.Stat]:
+        """The stat (or piece value) whose scale ``X of S`` (``node``)
+        reads, or None when it reads a value of a piece or space."""
+        found = self._scales.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
     @classmethod
     def make(cls, names: Names, *, stat_types: Mapping[str, str],
              word_stats: Mapping[str, str], card_props: Mapping[str, str],
@@ -170,13 +183,14 @@ class Resolved:
              piece_fields: Mapping[str, Mapping[str, Tuple[str, bool]]],
              bindings: Mapping[int, Tuple[ir.Name, Binding]],
              types: Mapping[int, Tuple[ir.Expr, str]],
-             log_parts: Mapping[int, Tuple[ir.Log, LogParts]]) -> "Resolved":
-        """A Resolved holding read-only copies of these tables; the three
-        keyed by node (``bindings``, ``types``, ``log_parts``), the largest,
-        are taken over, not copied: the caller (``Checker.resolved``) is done
-        with them."""
+             log_parts: Mapping[int, Tuple[ir.Log, LogParts]],
+             scales: Mapping[int, Tuple[ir.FieldOf, ir.Stat]]) -> "Resolved":
+        """A Resolved holding read-only copies of these tables; the four
+        keyed by node (``bindings``, ``types``, ``log_parts``, ``scales``)
+        are taken over, not copied: the caller (``Checker.resolved``) is
+        done with them."""
         return cls(names, _frozen(stat_types), _frozen(word_stats), _frozen(card_props),
                    _frozen({k: _frozen(v) for k, v in track_props.items()}),
                    _frozen({k: _frozen(v) for k, v in piece_fields.items()}),
                    MappingProxyType(bindings), MappingProxyType(types),
-                   MappingProxyType(log_parts))
+                   MappingProxyType(log_parts), MappingProxyType(scales))

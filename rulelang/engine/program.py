@@ -10,7 +10,7 @@ parse tree is never walked at run time.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -26,6 +26,9 @@ from .runtime import ARITH, GENERATED_ENV, big_checker, compiled, nothing
 from .source import Source
 from .work import Work
 
+
+#: What a scale prints as one name: by value, or by rows (``Program.scale_table``).
+ScaleTable = Union[Dict[int, Any], Tuple[Tuple[int, ...], Tuple[int, ...], Tuple[Any, ...]]]
 
 _PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE,
                                 "yes/no": VALUE}
@@ -83,6 +86,11 @@ class Program:
         self.track_data: Dict[str, Dict[str, Dict[str, Any]]] = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
                                     for sp in s.spaces}
                            for s in rs.stats if s.spaces}
+        #: (slot, name, its scale's rows: [(low, high, {name: printed})]) of
+        #: each player stat and each of the game's own globals with a scale,
+        #: for ``view`` (its row beside the stat)
+        self.player_scales = [(k, s.name, _rows(s)) for k, s in enumerate(self.player_stats) if s.scale]
+        self.global_scales = [(i, s.name, _rows(s)) for i, s in enumerate(own) if s.scale]
         #: What the checker worked out: what each bare name means where it
         #: stands (``check.resolve.Resolved``), read by ``Ctx.bind``.
         self.resolved = trust.resolution(rs, self.limits)
@@ -183,6 +191,8 @@ class Program:
         for i, n in enumerate(self.card_names):
             self.card_ids.setdefault(n, []).append(i)
         self.track_tables: Dict[Tuple[str, str], Dict[str, Any]] = {}  # (track, value) -> {space: that value}
+        #: (id of a stat with a scale, a name it prints) -> ``scale_table``
+        self.scale_tables: Dict[Tuple[int, str], ScaleTable] = {}
         self.op_functions: Dict[Tuple[int, int], Fn] = {}  # (code, pc) -> an op run alone (``op_function``)
         #: code of a rule that gives a value -> its local holding the slot of
         #: the caller's frame the value goes to (``ops.CallOp``, ``ops.GiveOp``)
@@ -546,6 +556,24 @@ class Program:
 
     # --------------------------------------------------------------- values
 
+    def scale_table(self, stat: ir.Stat, name: str) -> ScaleTable:
+        """What the scale of ``stat`` (a stat or piece value) prints as
+        ``name`` beside each of its values: {value: printed} over at most
+        ``MOST_SCALE_VALUES`` values, else (lows, highs, printed) of its rows in
+        order, for ``runtime._scale_row``.  Made once for each."""
+        key = (id(stat), name)
+        table = self.scale_tables.get(key)
+        if table is None:
+            rows = sorted(stat.scale or (), key=lambda r: r.low)
+            printed = [next((_literal(p.value) for p in r.props if p.name == name), None)
+                       for r in rows]
+            if sum(r.high - r.low + 1 for r in rows) <= MOST_SCALE_VALUES:
+                table = {v: x for r, x in zip(rows, printed) for v in range(r.low, r.high + 1)}
+            else:
+                table = (tuple(r.low for r in rows), tuple(r.high for r in rows), tuple(printed))
+            self.scale_tables[key] = table
+        return table
+
     def const_value(self, e: ir.Expr) -> Any:
         if isinstance(e, ir.Num):
             return e.value
@@ -569,6 +597,10 @@ class Program:
         raise ValueError("not a constant")
 
 
+#: The most values a scale may span to be read from a table of every value
+#: (a wider one finds its row by halving).
+MOST_SCALE_VALUES = 1000
+
 #: The most spaces a board may have for its distances to be tabled (a
 #: table is this many squared; a larger board walks each time).
 MOST_TABLED = 500
@@ -590,6 +622,11 @@ def _walk_out(start: int, steps: Sequence[List[Optional[int]]], n: int) -> List[
                     nxt.append(j)
         ring = nxt
     return far
+
+
+def _rows(stat: ir.Stat) -> List[Tuple[int, int, Dict[str, Any]]]:
+    """The rows of a stat's scale as (low, high, {name: what it prints})."""
+    return [(r.low, r.high, {p.name: _literal(p.value) for p in r.props}) for r in stat.scale or ()]
 
 
 def _literal(e: ir.Expr) -> Any:

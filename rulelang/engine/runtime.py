@@ -4,6 +4,7 @@ generated code may call (``GENERATED_ENV``: nothing else, no builtins)."""
 
 from __future__ import annotations
 
+import bisect
 import operator
 import types
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -261,6 +262,16 @@ def _in_a_row(start: Optional[int], n: int, lines: Any, ok: Callable[[int], Any]
 
 
 #: All that generated code can name (no builtins beyond these).
+def _scale_row(lows: Sequence[int], highs: Sequence[int], values: Sequence[Any], v: Any) -> Any:
+    """What a scale prints beside value ``v`` of its stat: the row whose
+    range holds it, found by halving (``lows`` sorted); none outside them.
+    (A scale over a few values is a dict instead: ``Program.scale_table``.)"""
+    if type(v) is not int:
+        return None
+    i = bisect.bisect_right(lows, v) - 1
+    return values[i] if i >= 0 and v <= highs[i] else None
+
+
 def _seat(player: Any) -> int:
     """``seat of P``: the seat's number; a player that is none has none."""
     if player is None:
@@ -277,5 +288,6 @@ GENERATED_ENV: Dict[str, Any] = {
     "PureFault": O.PureFault, "RuleFault": RuleFault, "sorted": sorted, "set": set,
     "_count_faces": _count_faces, "_spend_dice": _spend_dice, "_note_test": _note_test,
     "_show": _show, "_show_cards": _show_cards, "_text": _text, "_both": both,
-    "_pile_seen_by": pile_seen_by, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "__builtins__": {},
+    "_pile_seen_by": pile_seen_by, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "_scale": _scale_row,
+    "__builtins__": {},
 }

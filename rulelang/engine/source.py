@@ -320,7 +320,17 @@ class Source:
 
     def s_FieldOf(self, e: ir.FieldOf) -> str:
         """``fish of v.at``: the field of the piece or space the expression
-        gives (none when it gives none)."""
+        gives (none when it gives none); ``capacity of porters``: what the
+        stat's scale prints beside its value, one look in a constant table
+        (none for a value no row has)."""
+        stat = self.ctx.prog.resolved.scale_of(e)
+        if stat is not None:
+            table = self.ctx.prog.scale_table(stat, e.field)
+            if isinstance(table, dict):
+                return f"{self.const(table)}.get({self.src(e.of)})"
+            lows, highs, values = table
+            return f"_scale({self.const(lows)}, {self.const(highs)}, {self.const(values)}, " \
+                   f"{self.src(e.of)})"
         kind = self.ctx.prog.resolved.type_of(e.of)
         pset = str(kind)[len("piece:"):]
         t = self.temp()

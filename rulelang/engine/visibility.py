@@ -37,7 +37,7 @@ cards from several places.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .kinds import St
 
@@ -253,6 +253,11 @@ class Sight:
                     del stats[name]
                 if unseen:
                     player["hidden"] = unseen
+            if prog.player_scales:      # what each scale prints beside the stat's value
+                scales = {name: scale_row(rows, stats[name])
+                          for _, name, rows in prog.player_scales if name in stats}
+                if scales:
+                    player["scales"] = scales
             players.append(player)
         own_piles = prog.own_shared_piles
         shared = dict(zip(prog.shared_piles[:own_piles], cards_shown))
@@ -284,6 +289,9 @@ class Sight:
             name = prog.global_stats[i].name
             if view["globals"].get(name) is not None:
                 view["globals"][name] = names[view["globals"][name]]
+        if prog.global_scales:
+            view["scales"] = {name: scale_row(rows, st.g[i]) for i, name, rows in prog.global_scales
+                              if name in view["globals"]}
         secret = [s.name for i, s in enumerate(prog.global_stats[:prog.own_globals])
                   if s.sight is not None and -1 - i not in shown]
         if secret:
@@ -294,3 +302,13 @@ class Sight:
         if moves:
             view["legal_moves"] = [m.label for m in moves]
         return view
+
+
+def scale_row(rows: Sequence[Tuple[int, int, Dict[str, Any]]], value: Any) -> Optional[Dict[str, Any]]:
+    """What a scale prints beside ``value`` (a copy, for a view), or None
+    when no row has it (``Program.player_scales``)."""
+    if type(value) is int:
+        for low, high, printed in rows:
+            if low <= value <= high:
+                return dict(printed)
+    return None

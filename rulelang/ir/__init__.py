@@ -22,7 +22,7 @@ and the walking are here; ``rulelang.ir.serialize``, ``.shape`` and
 from __future__ import annotations
 
 from .declarations import (
-    Stat, Const, Prop, Card, Deck, Pile, PieceProp, Space, Piece, Link, PieceSet, Row, Table, TestDef,
+    Stat, ScaleRow, Const, Prop, Card, Deck, Pile, PieceProp, Space, Piece, Link, PieceSet, Row, Table, TestDef,
     Param, GameParam, Actor, Presence, constants, copies, present, pieces_of, with_values, directions, axes, GIVES, Rule, Option, Phase, Turn, Trigger, DrawTrigger, Reroll, Ending, ScoreItem, Ruleset,
 )
 from .fields import NAME_PATTERN, TEXT_PATTERN, Pos
@@ -49,7 +49,7 @@ __all__ = [
     "ChoosePiece", "ChooseCard", "ForEachCard", "MoveCard", "Spend", "RollOn", "Test", "Draw",
     "MoveAll", "MoveCards", "ChooseCards", "Choice", "ChooseOne", "ChooseOption", "ChooseRow",
     "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call", "Give", "Reveal",
-    "Stmt", "Stat", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece", "Link",
+    "Stmt", "Stat", "ScaleRow", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece", "Link",
     "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "Actor", "Presence", "constants", "copies", "present", "pieces_of", "with_values", "directions", "axes", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
     "DrawTrigger", "Reroll", "Ending", "ScoreItem", "Ruleset", "NODE_CLASSES", "At", "children",
     "deepest", "names_in", "walk",

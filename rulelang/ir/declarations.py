@@ -40,6 +40,21 @@ class Stat:
                               default=None)
     holds: Optional[str] = _name("the piece set or board one of whose pieces or spaces it holds "
                                  "(none at first): 'at one of zones'", default=None)
+    scale: Optional[Tuple["ScaleRow", ...]] = _f(
+        "the data printed beside the values of a number stat, a row for each value from its min "
+        "to its max, read as 'capacity of porters'", default=None, minItems=1)
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen
+class ScaleRow:
+    """A row of a stat's scale (``porters 8 min 0 max 10 { 3..4: capacity
+    10 … }``): the data printed beside the values ``low`` to ``high`` of the
+    stat, read as ``capacity of porters`` while the stat holds one of them."""
+
+    low: int = _f("the lowest value of the stat the row is for")
+    high: int = _f("the highest value of the stat the row is for")
+    props: Tuple["PieceProp", ...] = _f("what is printed beside those values", minItems=1)
     pos: Optional[Pos] = _pos()
 
 

@@ -209,6 +209,8 @@ class ToIR(generate.ComponentLines, Expressions):
 
     def stat_value(self, meta: Meta, c: List[Any]) -> ir.Stat:
         name, init, *bounds = c
+        scale = bounds.pop()[1] if bounds and isinstance(bounds[-1], tuple) \
+            and bounds[-1][0] == "scale" else None
         sight = bounds.pop() if bounds and isinstance(bounds[-1], str) else None
         lo = hi = None
         for kind, value in bounds:
@@ -216,7 +218,18 @@ class ToIR(generate.ComponentLines, Expressions):
                 lo = value
             else:
                 hi = value
-        return ir.Stat(str(name), "player", init, lo, hi, None, sight=sight, pos=_pos(meta))
+        return ir.Stat(str(name), "player", init, lo, hi, None, sight=sight, scale=scale,
+                       pos=_pos(meta))
+
+    def scale(self, meta: Meta, c: List[Any]) -> Tuple[str, Tuple[ir.ScaleRow, ...]]:
+        return ("scale", tuple(c))
+
+    def scale_row(self, meta: Meta, c: List[Any]) -> ir.ScaleRow:
+        low = high = self._num(c[0])
+        props = list(c[1:])
+        if props and isinstance(props[0], Token):
+            high = self._num(props.pop(0))
+        return ir.ScaleRow(low, high, tuple(props), _pos(meta))
 
     def sight_hidden(self, meta: Meta, c: List[Any]) -> str:
         return "hidden"
@@ -236,11 +249,14 @@ class ToIR(generate.ComponentLines, Expressions):
 
     def stat_enum(self, meta: Meta, c: List[Any]) -> ir.Stat:
         name, *values = c
+        # (a scale after words parses, for the checker to refuse with a message)
+        scale = values.pop()[1] if isinstance(values[-1], tuple) else None
         sight = values.pop() if isinstance(values[-1], str) and not isinstance(values[-1], Token) \
             else None
         first = str(values[0])
         return ir.Stat(str(name), "player", ir.Name(first, _tok_pos(values[0])),
-                       None, None, tuple(str(v) for v in values), sight=sight, pos=_pos(meta))
+                       None, None, tuple(str(v) for v in values), sight=sight, scale=scale,
+                       pos=_pos(meta))
 
     def init_expr(self, meta: Meta, c: List[Any]) -> ir.Expr:
         init: ir.Expr = c[1]
