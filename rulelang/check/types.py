@@ -38,7 +38,7 @@ def reserved_words() -> Set[str]:
         # values
         "yes", "no", "none", "this", "round", "passed", "failed", "margin", "roll", "count", "seat",
         "give", "reveal", "secretly", "neighbour", "farthest", "connected", "distance",
-        "size", "sum", "any", "highest", "lowest", "other", "not", "and", "or", "is",
+        "size", "sum", "any", "highest", "lowest", "other", "not", "and", "or", "is", "has",
         # statements
         "if", "else", "let", "stop", "test", "draw", "move", "choose", "skip", "end", "log",
         "repeat", "while", "for", "may", "card", "spend", "pick",

@@ -108,6 +108,13 @@ class Expressions(Transformer[Token, ir.Ruleset]):
     def count_cards(self, meta: Meta, c: List[Any]) -> ir.CountCards:
         return ir.CountCards(_unquote(c[0]), c[1], _pos(meta))
 
+    def has_card(self, meta: Meta, c: List[Any]) -> ir.Compare:
+        """``sheet has Rifle``: read as ``count of Rifle in sheet > 0``, so
+        every stage (the checker, the work bounds, who may see a value made
+        from a hidden pile) treats it as the count it is."""
+        p = _pos(meta)
+        return ir.Compare(">", ir.CountCards(_unquote(c[1]), c[0], p), ir.Num(0, p), p)
+
     def pile_size(self, meta: Meta, c: List[Any]) -> ir.PileSize:
         return ir.PileSize(c[0], _pos(meta))
 
