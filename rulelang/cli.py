@@ -296,7 +296,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     endings: collections.Counter[Optional[str]] = collections.Counter()
     wins = [0.0] * players
     totals = [0] * players
-    moves = n = 0
+    moves = n = nobody = 0      # (nobody: games no player won, as a winner's 'where' allows)
     interrupted = False
     t0 = time.perf_counter()
     try:
@@ -316,6 +316,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 totals[s] += r.scores[s]
             for w in r.winners:
                 wins[w] += 1 / len(r.winners)
+            nobody += not r.winners
     except RulesetError as e:
         print(e.format(), file=sys.stderr)
         return 1
@@ -331,12 +332,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  {n / dt:.0f} games/s, {moves / dt:.0f} moves/s, {moves / n:.1f} moves per game")
     # Wins are for a game that scores and has more than one player: alone,
     # the best score is always the player's own, and with no 'score' every
-    # seat ties at 0; those games report their endings only.
-    ranked = bool(game.ruleset.score) and players > 1
+    # seat ties at 0; those games report their endings only.  A winner's
+    # 'where' makes them count anyway (a solitaire game won at a target).
+    ranked = (bool(game.ruleset.score) and players > 1) or game.ruleset.winner_where is not None
     for s in range(players):
         won = f", wins {100 * wins[s] / n:.1f}%" if ranked else ""
         scored = f"average score {totals[s] / n:.2f}" if game.ruleset.score else "no score"
         print(f"  P{s}: {scored}{won}")
+    if ranked and nobody:
+        print(f"  nobody wins: {100 * nobody / n:.1f}%")
     for ending, k in endings.most_common():
         print(f"  ending {ending!r}: {100 * k / n:.1f}%")
     return 130 if interrupted else 0

@@ -567,6 +567,10 @@ class Declarations(Printed):
             self.expect(item.points, scope, NUM, "points")
             if item.cond is not None:
                 self.expect(item.cond, scope, BOOL, "a scoring condition")
+        if rs.winner_where is not None:     # about each player, as the score is
+            self.expect(rs.winner_where,
+                        Scope(player=True, no_rolls=DECL_ROLL.format(what="the winner's 'where'")),
+                        BOOL, "the winner's 'where' condition")
         for r in rs.rules:
             if r.name not in self.used_rules:
                 self.warn(r, f"rule '{r.name}' is never used")

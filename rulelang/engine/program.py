@@ -492,6 +492,10 @@ class Program:
         self.score_items: List[Tuple[Compiled, Optional[Compiled]]] = [(sctx.expr(i.points),
                              sctx.cond_expr(i.cond) if i.cond is not None else None)
                             for i in rs.score]
+        #: Who may win: the winner's 'where', asked about each seat
+        #: (``State.result``), or None when anyone may.
+        self.winner_where: Optional[Compiled] = None if rs.winner_where is None else \
+            Ctx(self, None, "winner").cond_expr(rs.winner_where)
         init = Ctx(self, None, "initial values")
         self.player_init: List[Compiled] = [init.expr(s.initial) for s in self.player_stats]
         self.global_init: List[Compiled] = [init.expr(s.initial) for s in self.global_stats]

@@ -255,11 +255,17 @@ class State:
                 if cond is None or cond(self, probe):
                     total += points(self, probe)
             scores.append(total)
-        if not scores:
-            return Result((), (), self.over)
-        best = max(scores) if prog.rs.winner == "highest" else min(scores)
-        winners = tuple(i for i, s in enumerate(scores) if s == best) if self.over else ()
-        return Result(tuple(scores), winners, self.over)
+        if self.over is None:
+            return Result(tuple(scores), (), self.over)
+        # Only those the winner's 'where' holds for may win (all, without
+        # one); the best score among them wins, and nobody when none may.
+        where = prog.winner_where
+        rivals = [seat for seat in range(self.n) if where is None or where(self, [None, 0, seat])]
+        if not rivals:
+            return Result(tuple(scores), (), self.over)
+        pick = max if prog.rs.winner == "highest" else min
+        best = pick(scores[seat] for seat in rivals)
+        return Result(tuple(scores), tuple(s for s in rivals if scores[s] == best), self.over)
 
     def clone(self) -> State:
         c = State.__new__(State)

@@ -428,6 +428,9 @@ class Ruleset:
     actors: Tuple[Actor, ...] = ()
     winner: str = _f("whether the highest or the lowest score wins", default="highest",
                      enum=["highest", "lowest"])
+    winner_where: Optional[Expr] = _f("only the players meeting this (about each player) may win; "
+                                      "the best score among them wins, and none when nobody "
+                                      "meets it", default=None)
     filename: str = attrs.field(default="<string>", eq=False, repr=False)
     source: str = attrs.field(default="", eq=False, repr=False)
     pos: Optional[Pos] = _pos()

@@ -174,7 +174,8 @@ class ToIR(generate.ComponentLines, Expressions):
             draw_triggers=tuple(lists["draw_triggers"]),
             endings=tuple(lists["endings"]), score=tuple(lists["score"]),
             params=tuple(lists["params"]), actors=tuple(lists["actors"]),
-            winner=singles.get("winner", "highest"),
+            winner=singles.get("winner", ("highest", None))[0],
+            winner_where=singles.get("winner", ("highest", None))[1],
             filename=self.filename, source=self.source, pos=ir.Pos(1, 1),
             players_pos=_pos(found["players"]) if "players" in found else None,
             min_players_of=low_of, max_players_of=high_of)
@@ -530,7 +531,7 @@ class ToIR(generate.ComponentLines, Expressions):
         return ir.ScoreItem(c[0], c[1] if len(c) > 1 else None, _pos(meta))
 
     def winner_decl(self, meta: Meta, c: List[Any]) -> Decl:
-        return ("winner", str(c[0]), meta)
+        return ("winner", (str(c[0]), c[1] if len(c) > 1 else None), meta)
 
     # ----------------------------------------------------------- statements
 
