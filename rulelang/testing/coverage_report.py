@@ -115,11 +115,13 @@ class Unreached:
     def format(self, filename: str) -> str:
         at = f"{filename}:{self.line}" + ("" if self.first_on_line else f":{self.column}")
         where = f" ({self.where})" if self.where else ""
-        if self.what == "statement":
-            more = f"  (and {self.inside} statement{'s' * (self.inside != 1)} inside)" \
-                if self.inside else ""
+        more = f"{self.inside} statement{'s' * (self.inside != 1)}"
+        if not self.inside:
+            more = ""
+        elif self.what == "statement":
+            more = f"  (and {more} inside)"
         else:
-            more = f"  ({self.inside} statement{'s' * (self.inside != 1)})"
+            more = f"  ({more})"
         return f"{at}: {self.never}{where}: {self.text}{more}"
 
 
@@ -271,8 +273,6 @@ class _Walk:
         self.rule_code, self.table_code, self.option_code = rule_code, table_code, option_code
         self.lines = (rs.source or "").splitlines()
         self.nodes: List[_Node] = []
-        self.statements: List[Statement] = []
-        self.parts: List[Part] = []
 
     def line(self, key: Key) -> Tuple[str, bool]:
         """(the line of the file at ``key``, stripped; whether ``key`` starts it)."""
