@@ -138,11 +138,18 @@ def _board_drawing(spaces: List[Dict[str, Any]], fields: List[str],
     return rows
 
 
+def _printed(row: Dict[str, Any]) -> str:
+    """What a scale prints beside a stat, as ``play`` shows it: ``capacity 40, guide yes``."""
+    return ", ".join(f"{k} {'yes' if v is True else 'no' if v is False else v}" for k, v in row.items())
+
+
 def _summary(state: State, seat: Optional[int]) -> str:
     view = state.view(seat)
     lines = [f"— round {view['round']} —"]
     if view["globals"]:
-        lines.append("  " + " ".join(f"{k}={v}" for k, v in view["globals"].items()))
+        scales = view.get("scales", {})
+        lines.append("  " + " ".join(f"{k}={v}" + (f" ({_printed(scales[k])})" if scales.get(k) else "")
+                                     for k, v in view["globals"].items()))
     prog = state.prog
     for pset, pieces in view["pieces"].items():
         fields = list(prog.piece_slot[pset])
@@ -156,7 +163,9 @@ def _summary(state: State, seat: Optional[int]) -> str:
             values = " ".join(f"{f}={piece[f]}" if f in piece else f"{f}=(hidden)" for f in fields)
             lines.append(f"     {piece['name']}: {values}")
     for p in view["players"]:
-        stats = " ".join(f"{k}={v}" for k, v in p["stats"].items())
+        scales = p.get("scales", {})      # what a stat's scale prints beside it: porters=8 (capacity 40)
+        stats = " ".join(f"{k}={v}" + (f" ({_printed(scales[k])})" if scales.get(k) else "")
+                         for k, v in p["stats"].items())
         marker = "*" if p["seat"] == view["turn_player"] else " "
         lines.append(f" {marker}P{p['seat']}: {stats}")
         for name, cards in p["piles"].items():

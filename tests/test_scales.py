@@ -327,3 +327,12 @@ def test_line_of_a_message_is_the_row():
     text = ('game "T"\nper player {\n  hp 1 min 0 max 2 {\n    0..1: a 1\n    1..2: a 2\n  }\n}\n')
     (d,) = check(parse(text))
     assert (d.line, d.column) == (line_of(text, "1..2"), 5)
+
+
+def test_play_shows_a_scales_row_beside_its_stat():
+    from rulelang.cli import _summary
+    st = game(SHEET + 'turn { phase p { } }\nend "e" when round > 1\n', players="1").new_game(
+        players=1, seed=0)
+    shown = _summary(st, 0)
+    assert "porters=8 (capacity 40) health=5 (penalty 0, mood well) alive=True" in shown
+    assert "storm=0 (wind 0) leader=None" in shown
