@@ -52,11 +52,14 @@ class Checker(Declarations):
 
     def written_values(self) -> None:
         """The type of each value a declaration writes out, which no rule
-        reads as an expression: a component's property, a stat's start and
-        bounds (a number, yes/no, none, a word, or a constant)."""
+        reads as an expression: a component's property (a scale's too), a
+        stat's start and bounds (a number, yes/no, none, a word, or a constant)."""
         rs = self.rs
         found = [v for s in rs.stats for v in (s.initial, s.min, s.max)]
         found += [p.value for s in rs.stats for space in s.spaces or () for p in space.props]
+        found += [p.value for s in (*rs.stats, *(st for a in rs.actors for st in a.stats),
+                                    *(st for ps in rs.pieces for st in ps.state))
+                  for row in s.scale or () for p in row.props]      # what scales print
         found += [p.value for deck in rs.decks for card in deck.cards for p in card.props]
         found += [v for ps in rs.pieces for v in
                   [st.initial for st in ps.state] + [p.value for piece in ps.pieces for p in piece.props]]
