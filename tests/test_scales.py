@@ -135,7 +135,8 @@ end "e" when round > 30 or no players where alive
 
 def test_actor_and_piece_values_and_a_wide_scale():
     """An actor's stat, a piece's state value (by its name and in a 'where'),
-    and a scale over many values (found by halving, not a table of each)."""
+    a turn stat, and a scale over many values (found by halving, not a
+    table of each)."""
     g = game("""
 actor dealer { mood 1 min 0 max 2 { 0: face sad  1: face calm  2: face glad } }
 pieces ships {
@@ -143,6 +144,9 @@ pieces ships {
     A
     B: fuel 1
 }
+per turn { steps 2 min 0 max 2 { 0..1: pace slow   2: pace brisk } }
+per player { hurried 0 }
+whenever pace of steps is slow { hurried -= 1 }
 per player { far 0  faces 0  gold 0 min -100000 max 100000 {
     -100000..-1: rank poor   0..49999: rank plain   50000..100000: rank rich } }
 turn { phase p {
@@ -151,6 +155,8 @@ turn { phase p {
     if face of dealer.mood is calm: faces += 1
     gold = 50000
     if rank of gold is rich: gold = -1
+    if pace of steps is brisk: hurried += 2
+    steps -= 1
 } }
 end "e" when round > 1
 score { if rank of gold is poor then 1 else 0 }
@@ -159,6 +165,7 @@ score { if rank of gold is poor then 1 else 0 }
     assert st.is_over
     assert st.stat("far", player=0) == 2 + 1 + 10
     assert st.stat("faces", player=0) == 1
+    assert st.stat("hurried", player=0) == 1      # a turn stat's scale, and a whenever on it
     assert st.result().scores == (1,)
     assert isinstance(g.prog.scale_tables[next(k for k in g.prog.scale_tables if k[1] == "rank")],
                       tuple)
