@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
-from typing import Dict, Iterable, List, Optional, Set, Tuple, TypeVar, Union
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, TypeVar, Union
 
 from .. import ir
 from ..errors import Diagnostic, source_line
@@ -66,6 +66,8 @@ class CheckerBase:
         self.piece_fields: Dict[str, Dict[str, Field]] = {}
         #: board -> the directions of its links, and the pairs of them its rows run along
         self.board_directions: Dict[str, Set[str]] = {}
+        #: board -> the directions in which some space has two links or more
+        self.board_branching: Dict[str, FrozenSet[str]] = {}
         self.board_axes: Dict[str, Tuple[Tuple[str, str], ...]] = {}
         #: Decks that some statement draws from.
         self.drawn: Set[str] = set()

@@ -358,6 +358,11 @@ class Expressions(CheckerBase):
             self.error(e, f"the spaces of '{board}' have no direction '{e.direction}'"
                           f"{self.nearest(e.direction, directions)} (they have "
                           f"{', '.join(sorted(directions))})")
+        elif e.direction in self.board_branching[board]:
+            what = "neighbour" if isinstance(e, ir.Neighbour) else "farthest"
+            self.error(e, f"'{e.direction}' leads from some spaces of '{board}' to more than one: "
+                          f"'{what} {e.direction} of …' needs a direction with one space at each "
+                          f"step; ask 'distance from {e.space} along {e.direction}' instead")
         return f"piece:{board}"
 
     def e_Connected(self, e: ir.Connected, scope: Scope) -> str:

@@ -246,7 +246,11 @@ class Program:
                    tuple(self.piece_slot[pset]))
             for pset, names in self.piece_names.items()}
         #: board -> direction -> [the space one link away from each space, or None]
+        #: (for a direction that branches, the first such space: see ``board_adj``)
         self.board_step: Dict[str, Dict[str, List[Optional[int]]]] = {}
+        #: board -> direction -> [(every space one link away from each space)]
+        self.board_links: Dict[str, Dict[str, List[Tuple[int, ...]]]] = {}
+        self._adj: Dict[Tuple[str, Tuple[str, ...]], List[Tuple[int, ...]]] = {}
         self._distances: Dict[Tuple[str, Tuple[str, ...]], List[List[Optional[int]]]] = {}
         #: board -> ((steps one way, steps the opposite way) of each line its rows run along)
         self.board_lines: Dict[str, Tuple[Tuple[List[Optional[int]], List[Optional[int]]], ...]] = {}
@@ -255,9 +259,15 @@ class Program:
                 index = {name: i for i, name in enumerate(self.piece_names[ps.name])}
                 steps: Dict[str, List[Optional[int]]] = {
                     d: [None] * len(index) for d in ir.directions(ps)}
+                ways: Dict[str, List[Dict[int, None]]] = {
+                    d: [{} for _ in index] for d in ir.directions(ps)}
                 for link in ps.links:
-                    steps[link.direction][index[link.frm]] = index[link.to]
+                    a, b = index[link.frm], index[link.to]
+                    if steps[link.direction][a] is None:
+                        steps[link.direction][a] = b
+                    ways[link.direction][a][b] = None
                 self.board_step[ps.name] = steps
+                self.board_links[ps.name] = {d: [tuple(n) for n in w] for d, w in ways.items()}
                 self.board_lines[ps.name] = tuple((steps[a], steps[b]) for a, b in ir.axes(ps))
         #: (set, index in st.g of its first value, values a piece, pieces,
         #: [(slot, field, sight)] of its hidden or secret fields, slot of
@@ -287,6 +297,21 @@ class Program:
         decl = self.stat_decl.get(name)
         return decl.holds if decl is not None and decl.scope == "global" else None
 
+    def board_adj(self, board: str, along: Sequence[str]) -> List[Tuple[int, ...]]:
+        """[(every space one link away from each space of ``board``, along
+        those directions (any, when none))], made once for each board and
+        directions: what the walks of ``distance`` and ``connected`` step
+        through (a space may have many links of one kind)."""
+        key = (board, tuple(along))
+        adj = self._adj.get(key)
+        if adj is None:
+            links = self.board_links[board]
+            tables = [links[d] for d in along] if along else list(links.values())
+            n = len(self.piece_names[board])
+            adj = self._adj[key] = [tuple(dict.fromkeys(j for t in tables for j in t[i]))
+                                    for i in range(n)]
+        return adj
+
     def distances(self, board: str, along: Sequence[str]) -> Optional[List[List[Optional[int]]]]:
         """[from][to] -> the fewest links between two spaces of ``board``,
         stepping ``along`` those directions (any, when none), or None; made
@@ -298,9 +323,8 @@ class Program:
         key = (board, tuple(along))
         table = self._distances.get(key)
         if table is None:
-            steps = self.board_step[board]
-            tables = [steps[d] for d in along] if along else list(steps.values())
-            table = self._distances[key] = [_walk_out(a, tables, n) for a in range(n)]
+            adj = self.board_adj(board, along)
+            table = self._distances[key] = [_walk_out(a, adj, n) for a in range(n)]
         return table
 
     def card_table(self, prop: str, default: Any = None) -> List[Any]:
@@ -574,8 +598,9 @@ class Program:
 MOST_TABLED = 500
 
 
-def _walk_out(start: int, steps: Sequence[List[Optional[int]]], n: int) -> List[Optional[int]]:
-    """The fewest links from ``start`` to each of ``n`` spaces (None: no way)."""
+def _walk_out(start: int, adj: Sequence[Tuple[int, ...]], n: int) -> List[Optional[int]]:
+    """The fewest links from ``start`` to each of ``n`` spaces (None: no
+    way), stepping to the spaces ``adj`` lists beside each."""
     far: List[Optional[int]] = [None] * n
     far[start] = 0
     ring = [start]
@@ -583,9 +608,8 @@ def _walk_out(start: int, steps: Sequence[List[Optional[int]]], n: int) -> List[
         nxt = []
         for i in ring:
             d = (far[i] or 0) + 1      # (every space of the ring has its distance)
-            for table in steps:
-                j = table[i]
-                if j is not None and far[j] is None:
+            for j in adj[i]:
+                if far[j] is None:
                     far[j] = d
                     nxt.append(j)
         ring = nxt
