@@ -58,6 +58,8 @@ class CheckerBase:
         self.props: Dict[str, Set[str]] = {}   # card property -> the kinds of its values
         self.enum_values: Dict[str, str] = {}  # a word of a stat of words -> that stat
         self.used_rules: Set[str] = set()
+        #: rule -> None when it only works out a value (``purity``), else why not
+        self.pure: Dict[str, Optional[str]] = {}
         self.used_tables: Set[str] = set()
         self.used_options: Set[str] = set()
         self.reserved = reserved_words()

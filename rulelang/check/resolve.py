@@ -136,6 +136,8 @@ class Resolved:
     card_props: Mapping[str, str]
     track_props: Mapping[str, Mapping[str, str]]
     piece_fields: Mapping[str, Mapping[str, Tuple[str, bool]]]
+    #: the rules that only work out a value (``purity``): called inline
+    pure_rules: FrozenSet[str]
     #: id(node) -> (the ir.Name node, its binding), for each bare name the
     #: checker read (the node is kept, so no id is used twice).
     _bindings: Mapping[int, Tuple[ir.Name, Binding]] = attrs.field(eq=False, repr=False)
@@ -170,7 +172,8 @@ class Resolved:
              piece_fields: Mapping[str, Mapping[str, Tuple[str, bool]]],
              bindings: Mapping[int, Tuple[ir.Name, Binding]],
              types: Mapping[int, Tuple[ir.Expr, str]],
-             log_parts: Mapping[int, Tuple[ir.Log, LogParts]]) -> "Resolved":
+             log_parts: Mapping[int, Tuple[ir.Log, LogParts]],
+             pure_rules: FrozenSet[str] = frozenset()) -> "Resolved":
         """A Resolved holding read-only copies of these tables; the three
         keyed by node (``bindings``, ``types``, ``log_parts``), the largest,
         are taken over, not copied: the caller (``Checker.resolved``) is done
@@ -178,5 +181,5 @@ class Resolved:
         return cls(names, _frozen(stat_types), _frozen(word_stats), _frozen(card_props),
                    _frozen({k: _frozen(v) for k, v in track_props.items()}),
                    _frozen({k: _frozen(v) for k, v in piece_fields.items()}),
-                   MappingProxyType(bindings), MappingProxyType(types),
+                   frozenset(pure_rules), MappingProxyType(bindings), MappingProxyType(types),
                    MappingProxyType(log_parts))

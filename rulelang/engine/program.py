@@ -15,20 +15,18 @@ from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Seq
 import attrs
 
 from .. import ir, trust
+from ..check.purity import names_read
 from ..errors import RulesetCheckError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
 from . import ops as O
 from .lower import Ctx
-from .kinds import CARD, COUNT, SEAT, VALUE, Bound, Compiled, Fn, Kind, Where
+from .kinds import CARD, COUNT, Bound, Compiled, Fn, Kind, Where
 from .ops import LOCALS, PLAYER
 from .runtime import ARITH, GENERATED_ENV, big_checker, compiled, nothing
 from .source import Source
+from .values import ValueRule
 from .work import Work
-
-
-_PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE,
-                                "yes/no": VALUE}
 
 
 class Program:
@@ -156,6 +154,7 @@ class Program:
         self.trigger_conds: Dict[str, List[Tuple[Compiled, int]]] = {}   # stat name -> [(cond, code)]
         self.tables = {t.name: t for t in rs.tables}
         self.rules = {r.name: r for r in rs.rules}
+        self._value_rules: Dict[str, ValueRule] = {}
         self.options = {o.name: o for o in rs.options}
         self.reroll: Optional[Tuple[Compiled, Fn]] = None
         self.reroll_src: Optional[str] = None
@@ -291,6 +290,14 @@ class Program:
         self.pieces_view: Callable[[List[Any]], Dict[str, List[Dict[str, Any]]]] = \
             codegen.pieces_view(self.piece_view, self.piece_base, self.piece_K, self.filename)
 
+    def value_rule(self, name: str) -> ValueRule:
+        """Rule ``name``, which only works out a value, as a function
+        (``values``): one for the program, written when first called."""
+        made = self._value_rules.get(name)
+        if made is None:
+            made = self._value_rules[name] = ValueRule(self, self.rules[name])
+        return made
+
     def holder(self, name: str) -> Optional[str]:
         """The piece set or board whose piece or space the global ``name``
         holds (``where_now one of zones``), or None."""
@@ -425,7 +432,7 @@ class Program:
         for trig, code in zip(rs.triggers, trigger_codes):
             ctx = Ctx(self, code, f"whenever (line {trig.pos.line if trig.pos else '?'})")
             cond = ctx.cond_expr(trig.cond)
-            for name in ir.names_in(trig.cond):
+            for name in names_read(trig.cond, self.rules):
                 self.trigger_conds.setdefault(name, []).append((cond, code))
         # 'on draw' rules: code whose first local is the card drawn.  Every
         # draw (in any body, a reaction's or an 'on draw' rule's own) needs
@@ -458,13 +465,7 @@ class Program:
             self.reroll = (cond, cost)
         for r in rs.rules:
             ctx = Ctx(self, self.rule_code[r.name], f"rule {r.name}")
-            for param in r.params:       # parameters are the first locals
-                ctx.local(param.name, _PARAM_KINDS.get(param.type) or ("piece", param.type))
-                if param.type in self.piece_sets:
-                    ctx.piece_locals[param.name] = param.type
-                elif param.type == "card":
-                    ctx.card_locals.add(param.name)
-                    ctx.card_from[param.name] = ["_NOBODY"]   # where it is from is not known here
+            ctx.params(r)
             if r.gives is not None:      # then, for a rule that gives a value, the
                 # slot of the caller's frame to give it to ('give' names no local)
                 self.give_slot[self.rule_code[r.name]] = ctx.local("give", COUNT)

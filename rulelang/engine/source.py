@@ -211,6 +211,14 @@ class Source:
     def s_CallFn(self, e: ir.CallFn) -> str:
         return f"{codegen.function(e.func)}({', '.join(self.src(a) for a in e.args)})"
 
+    def s_RuleValue(self, e: ir.RuleValue) -> str:
+        """The value of a rule that only works out a value, called inline
+        for the player in scope (``values.ValueRule``); any other rule's
+        value was made first, by an op (``Ctx.hoist``)."""
+        fn = self.const(self.ctx.prog.value_rule(e.rule))
+        args = "".join(f", {self.src(a)}" for a in e.args)
+        return f"{fn}(st, {self.player}{args})"
+
     def s_ThisPlayer(self, e: ir.ThisPlayer) -> str:
         return self.player
 
