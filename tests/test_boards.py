@@ -293,6 +293,77 @@ def test_a_choice_may_name_the_one_it_looks_at():
     assert st.apply("D").stat("d") == 4
 
 
+ROADS = '''game "Roads"
+players 1
+board map {
+    state { open yes }
+    Port: n 1
+    Ford: n 2
+    Hill: n 3
+    Mill: n 4
+    Fort: n 5
+    link Port -- Ford by road
+    link Port -- Hill by road
+    link Port -- Mill by river
+    link Mill -- Fort by road
+    link Hill -- Fort by road
+}
+global { near 0  by_road 0  by_river 0  fort 0  joined no  shut 0 }
+setup {
+    for each map as a where n is 1 {
+        near = count map where (distance from a along road) is 1
+        by_river = count map where (distance from a along river) is 1
+        for each map as f where n is 5 {
+            fort = distance from a to f
+            by_road = distance from a to f along road
+            for each map as h where n is 3 { h.open = no }
+            shut = if (distance from a to f along road through open) is none then 0 else distance from a to f along road through open
+        }
+        joined = connected from a where open reaches n is 5
+    }
+}
+turn { phase a { end game "x" } }
+'''
+
+
+def test_a_space_may_have_many_links_of_one_kind():
+    """'link A -- B by road' joins both ways in the direction 'road', and a
+    space may have several: Port has two roads (to Ford and Hill) and a
+    river (to Mill).  Distances and 'connected' walk every link: Fort is 2
+    from Port, 2 by road too (Port, Hill, Fort); with Hill shut no road
+    through open spaces reaches it, but 'connected' still does, by the
+    river and Mill."""
+    rs = syntax.parse(ROADS, "r.rules")
+    assert rulelang.ir.Link("Port", "Ford", "road") in rs.pieces[0].links
+    assert rulelang.ir.Link("Ford", "Port", "road") in rs.pieces[0].links
+    assert rulelang.ir.branching(rs.pieces[0]) == ("road",)
+    st = rulelang.loads(ROADS).new_game(seed=1)
+    assert [st.stat(k) for k in ("near", "by_river", "fort", "by_road", "shut")] == [2, 1, 2, 2, 0]
+    assert st.stat("joined") is True
+
+
+def test_neighbour_along_a_kind_of_link_that_branches_is_refused():
+    """'neighbour road of s' has no one answer where a space has two roads:
+    the checker says so, at the question, and points to 'distance'."""
+    src = ROADS.replace("turn { phase a {", "turn { phase a { for each map as a where n is 1 { "
+                        "let b = neighbour road of a }\n")
+    with pytest.raises(RulesetCheckError) as info:
+        rulelang.loads(src, "r.rules")
+    assert "'road' leads from some spaces of 'map' to more than one" in str(info.value)
+    assert "distance from a along road" in str(info.value)
+    assert info.value.line == src[:src.index("neighbour road")].count("\n") + 1
+
+
+def test_a_kind_of_link_that_branches_runs_no_rows():
+    """Rows run only along directions with one step at a time: two 'by'
+    links of one kind make no line, so '3 in a row' is refused on a board
+    whose every link is such."""
+    src = ROADS.replace("turn { phase a {", "turn { phase a { for each map as a where n is 1 { "
+                        "if 3 in a row through a where open: near = 9 }\n")
+    with pytest.raises(RulesetCheckError, match="a row runs along a direction and its opposite"):
+        rulelang.loads(src, "r.rules")
+
+
 def hare_game(moves):
     st = rulelang.load(HARE).new_game(seed=1)
     for m in moves:

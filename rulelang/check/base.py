@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
-from typing import Dict, Iterable, List, Optional, Set, Tuple, TypeVar, Union
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, TypeVar, Union
 
 from .. import ir
 from ..errors import Diagnostic, source_line
@@ -62,6 +62,8 @@ class CheckerBase:
         self.props: Dict[str, Set[str]] = {}   # card property -> the kinds of its values
         self.enum_values: Dict[str, str] = {}  # a word of a stat of words -> that stat
         self.used_rules: Set[str] = set()
+        #: rule -> None when it only works out a value (``purity``), else why not
+        self.pure: Dict[str, Optional[str]] = {}
         self.used_tables: Set[str] = set()
         self.used_options: Set[str] = set()
         self.reserved = reserved_words()
@@ -70,6 +72,8 @@ class CheckerBase:
         self.piece_fields: Dict[str, Dict[str, Field]] = {}
         #: board -> the directions of its links, and the pairs of them its rows run along
         self.board_directions: Dict[str, Set[str]] = {}
+        #: board -> the directions in which some space has two links or more
+        self.board_branching: Dict[str, FrozenSet[str]] = {}
         self.board_axes: Dict[str, Tuple[Tuple[str, str], ...]] = {}
         #: Decks that some statement draws from.
         self.drawn: Set[str] = set()

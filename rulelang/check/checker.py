@@ -12,6 +12,7 @@ from .. import ir
 from ..errors import Diagnostic, RulesetCheckError
 from ..limits import DEFAULT, Limits
 from .declarations import Declarations
+from .purity import pure_rules
 from .resolve import Resolved
 from .types import BOOL, NUM, TEXT, one_kind
 
@@ -40,6 +41,7 @@ class Checker(Declarations):
             self.error(deep, f"this is nested more than {self.limits.max_nesting} levels deep")
             return self.diags
         try:
+            self.pure = pure_rules(rs)
             self.declarations()
             self.bodies()
             self.written_values()
@@ -86,7 +88,8 @@ class Checker(Declarations):
             piece_fields={ps: {name: f[:2] for name, f in fields.items()}
                           for ps, fields in self.piece_fields.items()},
             bindings=self.bindings, types=self.types, log_parts=self.log_parts,
-            scales=self.scale_reads)
+            scales=self.scale_reads,
+            pure_rules=frozenset(name for name, why in self.pure.items() if why is None))
 
 
 def check(rs: ir.Ruleset, limits: Optional[Limits] = None) -> List[Diagnostic]:

@@ -450,6 +450,7 @@ class Declarations(Printed):
                 self.error(ps, f"'{d}' names both a direction and a value of the spaces of "
                                f"'{ps.name}'")
         self.board_directions[ps.name] = directions
+        self.board_branching[ps.name] = frozenset(ir.branching(ps))
         self.board_axes[ps.name] = ir.axes(ps)
 
     def bound(self, stat: ir.Stat, e: Optional[ir.Bound]) -> Optional[int]:

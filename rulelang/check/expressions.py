@@ -187,11 +187,12 @@ class Expressions(CheckerBase):
         elif rule.gives is None:
             self.error(e, f"rule '{e.rule}' gives no value: say what it gives (rule {e.rule} "
                           f"gives number {{ … give … }})")
-        elif scope.no_rolls:
-            self.error(e, f"the value of rule '{e.rule}' is worked out before the statement that "
-                          f"uses it, and this is no place for that (a 'where', a choice's "
-                          f"condition, an ending, the score…): work it out in a statement first, "
-                          f"into a 'let' or a stat")
+        elif scope.no_rolls and self.pure.get(e.rule) is not None:
+            self.error(e, f"rule '{e.rule}' {self.pure[e.rule]}, so its value cannot be asked "
+                          f"for here (a 'where', a choice's condition, a 'whenever', an ending, "
+                          f"the score…): only a rule that just works out its value (let, if, "
+                          f"loops, give) can be; or work it out in a statement first, into a "
+                          f"'let' or a stat")
         self.rule_args(e, e.rule, e.args, scope)
         return GIVES_TYPES.get(rule.gives, ANY) if rule is not None and rule.gives else ANY
 
@@ -403,6 +404,11 @@ class Expressions(CheckerBase):
             self.error(e, f"the spaces of '{board}' have no direction '{e.direction}'"
                           f"{self.nearest(e.direction, directions)} (they have "
                           f"{', '.join(sorted(directions))})")
+        elif e.direction in self.board_branching[board]:
+            what = "neighbour" if isinstance(e, ir.Neighbour) else "farthest"
+            self.error(e, f"'{e.direction}' leads from some spaces of '{board}' to more than one: "
+                          f"'{what} {e.direction} of …' needs a direction with one space at each "
+                          f"step; ask 'distance from {e.space} along {e.direction}' instead")
         return f"piece:{board}"
 
     def e_Connected(self, e: ir.Connected, scope: Scope) -> str:

@@ -140,6 +140,8 @@ class Resolved:
     card_props: Mapping[str, str]
     track_props: Mapping[str, Mapping[str, str]]
     piece_fields: Mapping[str, Mapping[str, Tuple[str, bool]]]
+    #: the rules that only work out a value (``purity``): called inline
+    pure_rules: FrozenSet[str]
     #: id(node) -> (the ir.Name node, its binding), for each bare name the
     #: checker read (the node is kept, so no id is used twice).
     _bindings: Mapping[int, Tuple[ir.Name, Binding]] = attrs.field(eq=False, repr=False)
@@ -184,7 +186,8 @@ class Resolved:
              bindings: Mapping[int, Tuple[ir.Name, Binding]],
              types: Mapping[int, Tuple[ir.Expr, str]],
              log_parts: Mapping[int, Tuple[ir.Log, LogParts]],
-             scales: Mapping[int, Tuple[ir.FieldOf, ir.Stat]]) -> "Resolved":
+             scales: Mapping[int, Tuple[ir.FieldOf, ir.Stat]],
+             pure_rules: FrozenSet[str] = frozenset()) -> "Resolved":
         """A Resolved holding read-only copies of these tables; the four
         keyed by node (``bindings``, ``types``, ``log_parts``, ``scales``)
         are taken over, not copied: the caller (``Checker.resolved``) is
@@ -192,5 +195,5 @@ class Resolved:
         return cls(names, _frozen(stat_types), _frozen(word_stats), _frozen(card_props),
                    _frozen({k: _frozen(v) for k, v in track_props.items()}),
                    _frozen({k: _frozen(v) for k, v in piece_fields.items()}),
-                   MappingProxyType(bindings), MappingProxyType(types),
+                   frozenset(pure_rules), MappingProxyType(bindings), MappingProxyType(types),
                    MappingProxyType(log_parts), MappingProxyType(scales))

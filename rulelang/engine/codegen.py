@@ -114,7 +114,7 @@ def line_table(text: str) -> List[int]:
 
 #: How generated code names the place of a fault: the line the exception
 #: passed through in this function, looked up in its ``line_table``.
-_FAULT = "raise PureFault(_W[_L[e.__traceback__.tb_lineno]], e) from e"
+FAULT = _FAULT = "raise PureFault(_W[_L[e.__traceback__.tb_lineno]], e) from e"
 
 
 def function_name(code_name: str) -> str:

@@ -4,7 +4,7 @@ given a slot in the frame."""
 
 from __future__ import annotations
 
-from typing import (TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple,
+from typing import (TYPE_CHECKING, Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple,
                     TypeVar, Union)
 
 from .. import ir
@@ -89,6 +89,16 @@ class Ctx(Seen):
         if kind not in kinds[i]:
             kinds[i] += (kind,)
 
+    def params(self, rule: ir.Rule) -> None:
+        """The values rule ``rule`` takes, as its first locals."""
+        for param in rule.params:
+            self.local(param.name, _PARAM_KINDS.get(param.type) or ("piece", param.type))
+            if param.type in self.prog.piece_sets:
+                self.piece_locals[param.name] = param.type
+            elif param.type == "card":
+                self.card_locals.add(param.name)
+                self.card_from[param.name] = ["_NOBODY"]   # where it is from is not known here
+
     def done(self) -> None:
         if self.code_id is not None:
             self.prog.nlocals[self.code_id] = max(self.prog.nlocals[self.code_id], self.nlocals)
@@ -157,11 +167,11 @@ class Ctx(Seen):
             return loops > 0
         if isinstance(s, (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards,
                           ir.MoveCard, ir.Spend, ir.Reveal)):
-            if any(isinstance(n, _MADE_FIRST) for n in ir.walk(s)):
+            if any(self.made_first(n) for n in ir.walk(s)):
                 return False
             return not (isinstance(s, ir.Assign) and self.watched(s))
         if isinstance(s, ir.If):
-            if any(isinstance(n, _MADE_FIRST) for n in ir.walk(s.cond)):
+            if any(self.made_first(n) for n in ir.walk(s.cond)):
                 return False
             elif_ = len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If)
             return all(self.pure(x, loops, depth + 1) for x in s.then) and \
@@ -169,11 +179,19 @@ class Ctx(Seen):
         if isinstance(s, (ir.While, ir.Repeat, ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard)):
             head = s.times if isinstance(s, ir.Repeat) else s.cond
             if head is not None and \
-                    any(isinstance(n, _MADE_FIRST) for n in ir.walk(head)):
+                    any(self.made_first(n) for n in ir.walk(head)):
                 return False
             blocks = 2 if isinstance(s, ir.ForEachPlayer) and not s.var else 1
             return all(self.pure(x, loops + blocks, depth + 3) for x in s.body)
         return False
+
+    def made_first(self, node: object) -> bool:
+        """Whether expression part ``node`` is made by an op of its own
+        before its expression is worked out (``hoist``): a roll, or the
+        value of a rule that does more than work it out."""
+        if isinstance(node, ir.RuleValue):
+            return node.rule not in self.prog.resolved.pure_rules
+        return isinstance(node, (ir.Roll, ir.Pool, ir.RollOff))
 
     def watched(self, s: ir.Assign) -> bool:
         """Whether assigning ``s`` may set off a 'whenever' (then it is an op
@@ -206,7 +224,7 @@ class Ctx(Seen):
                 seen = compiled(f"_stat_seen_by(st, {key}, {owner}, {sight!r}, False)",
                                 self.prog.gen_env)
         for node in _expressions_of(s):
-            for roll in _rolls_in(node):
+            for roll in _rolls_in(node, self.prog.resolved.pure_rules):
                 if id(roll) in self.hoisted:
                     continue
                 if isinstance(roll, ir.RuleValue):      # a rule's value, worked out first
@@ -587,9 +605,8 @@ class Ctx(Seen):
                         f"{source.where(pset, var, cond)}]", self.prog.gen_env)
 
 
-#: The parts of an expression made by ops of their own before it is worked
-#: out (``hoist``): dice, and the values rules give.
-_MADE_FIRST = (ir.Roll, ir.Pool, ir.RollOff, ir.RuleValue)
+_PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE,
+                                "yes/no": VALUE}
 
 _STMT_TYPES: Tuple[type, ...] = tuple(t for t in ir.Stmt.__args__)  # type: ignore[attr-defined]
 
@@ -617,10 +634,11 @@ def _expressions_of(s: ir.Stmt) -> Iterator[Any]:
                         and not isinstance(x, _STMT_TYPES))
 
 
-def _rolls_in(e: Any) -> List[Union[ir.Roll, ir.RollOff, ir.Pool, ir.RuleValue]]:
+def _rolls_in(e: Any, pure: FrozenSet[str]) -> List[Union[ir.Roll, ir.RollOff, ir.Pool, ir.RuleValue]]:
     """The parts of an expression made by ops of their own before it is
-    worked out (dice, and the values rules give), innermost first: a rule's
-    value whose arguments roll comes after those rolls."""
+    worked out (dice, and the values rules give, but for rules that only
+    work out a value, ``pure``: those are called inline), innermost first:
+    a rule's value whose arguments roll comes after those rolls."""
     found: List[Union[ir.Roll, ir.RollOff, ir.Pool, ir.RuleValue]] = []
     stack = [e]
     while stack:
@@ -628,7 +646,7 @@ def _rolls_in(e: Any) -> List[Union[ir.Roll, ir.RollOff, ir.Pool, ir.RuleValue]]
         if isinstance(node, (ir.Roll, ir.RollOff, ir.Pool)):
             found.append(node)
             continue
-        if isinstance(node, ir.RuleValue):
+        if isinstance(node, ir.RuleValue) and node.rule not in pure:
             found.append(node)
         stack.extend(ir.children(node))
     found.reverse()

@@ -15,24 +15,22 @@ from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Seq
 import attrs
 
 from .. import ir, trust
+from ..check.purity import names_read
 from ..errors import RulesetCheckError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
 from . import ops as O
 from .lower import Ctx
-from .kinds import CARD, COUNT, SEAT, VALUE, Bound, Compiled, Fn, Kind, Where
+from .kinds import CARD, COUNT, Bound, Compiled, Fn, Kind, Where
 from .ops import LOCALS, PLAYER
 from .runtime import ARITH, GENERATED_ENV, big_checker, compiled, nothing
 from .source import Source
+from .values import ValueRule
 from .work import Work
 
 
 #: What a scale prints as one name: by value, or by rows (``Program.scale_table``).
 ScaleTable = Union[Dict[int, Any], Tuple[Tuple[int, ...], Tuple[int, ...], Tuple[Any, ...]]]
-
-_PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE,
-                                "yes/no": VALUE}
-
 
 class Program:
     """Everything the machine needs, built from one ruleset by
@@ -164,6 +162,7 @@ class Program:
         self.trigger_conds: Dict[str, List[Tuple[Compiled, int]]] = {}   # stat name -> [(cond, code)]
         self.tables = {t.name: t for t in rs.tables}
         self.rules = {r.name: r for r in rs.rules}
+        self._value_rules: Dict[str, ValueRule] = {}
         self.options = {o.name: o for o in rs.options}
         self.reroll: Optional[Tuple[Compiled, Fn]] = None
         self.reroll_src: Optional[str] = None
@@ -256,7 +255,11 @@ class Program:
                    tuple(self.piece_slot[pset]))
             for pset, names in self.piece_names.items()}
         #: board -> direction -> [the space one link away from each space, or None]
+        #: (for a direction that branches, the first such space: see ``board_adj``)
         self.board_step: Dict[str, Dict[str, List[Optional[int]]]] = {}
+        #: board -> direction -> [(every space one link away from each space)]
+        self.board_links: Dict[str, Dict[str, List[Tuple[int, ...]]]] = {}
+        self._adj: Dict[Tuple[str, Tuple[str, ...]], List[Tuple[int, ...]]] = {}
         self._distances: Dict[Tuple[str, Tuple[str, ...]], List[List[Optional[int]]]] = {}
         #: board -> ((steps one way, steps the opposite way) of each line its rows run along)
         self.board_lines: Dict[str, Tuple[Tuple[List[Optional[int]], List[Optional[int]]], ...]] = {}
@@ -265,9 +268,15 @@ class Program:
                 index = {name: i for i, name in enumerate(self.piece_names[ps.name])}
                 steps: Dict[str, List[Optional[int]]] = {
                     d: [None] * len(index) for d in ir.directions(ps)}
+                ways: Dict[str, List[Dict[int, None]]] = {
+                    d: [{} for _ in index] for d in ir.directions(ps)}
                 for link in ps.links:
-                    steps[link.direction][index[link.frm]] = index[link.to]
+                    a, b = index[link.frm], index[link.to]
+                    if steps[link.direction][a] is None:
+                        steps[link.direction][a] = b
+                    ways[link.direction][a][b] = None
                 self.board_step[ps.name] = steps
+                self.board_links[ps.name] = {d: [tuple(n) for n in w] for d, w in ways.items()}
                 self.board_lines[ps.name] = tuple((steps[a], steps[b]) for a, b in ir.axes(ps))
         #: (set, index in st.g of its first value, values a piece, pieces,
         #: [(slot, field, sight)] of its hidden or secret fields, slot of
@@ -291,11 +300,34 @@ class Program:
         self.pieces_view: Callable[[List[Any]], Dict[str, List[Dict[str, Any]]]] = \
             codegen.pieces_view(self.piece_view, self.piece_base, self.piece_K, self.filename)
 
+    def value_rule(self, name: str) -> ValueRule:
+        """Rule ``name``, which only works out a value, as a function
+        (``values``): one for the program, written when first called."""
+        made = self._value_rules.get(name)
+        if made is None:
+            made = self._value_rules[name] = ValueRule(self, self.rules[name])
+        return made
+
     def holder(self, name: str) -> Optional[str]:
         """The piece set or board whose piece or space the global ``name``
         holds (``where_now one of zones``), or None."""
         decl = self.stat_decl.get(name)
         return decl.holds if decl is not None and decl.scope == "global" else None
+
+    def board_adj(self, board: str, along: Sequence[str]) -> List[Tuple[int, ...]]:
+        """[(every space one link away from each space of ``board``, along
+        those directions (any, when none))], made once for each board and
+        directions: what the walks of ``distance`` and ``connected`` step
+        through (a space may have many links of one kind)."""
+        key = (board, tuple(along))
+        adj = self._adj.get(key)
+        if adj is None:
+            links = self.board_links[board]
+            tables = [links[d] for d in along] if along else list(links.values())
+            n = len(self.piece_names[board])
+            adj = self._adj[key] = [tuple(dict.fromkeys(j for t in tables for j in t[i]))
+                                    for i in range(n)]
+        return adj
 
     def distances(self, board: str, along: Sequence[str]) -> Optional[List[List[Optional[int]]]]:
         """[from][to] -> the fewest links between two spaces of ``board``,
@@ -308,9 +340,8 @@ class Program:
         key = (board, tuple(along))
         table = self._distances.get(key)
         if table is None:
-            steps = self.board_step[board]
-            tables = [steps[d] for d in along] if along else list(steps.values())
-            table = self._distances[key] = [_walk_out(a, tables, n) for a in range(n)]
+            adj = self.board_adj(board, along)
+            table = self._distances[key] = [_walk_out(a, adj, n) for a in range(n)]
         return table
 
     def card_table(self, prop: str, default: Any = None) -> List[Any]:
@@ -411,7 +442,7 @@ class Program:
         for trig, code in zip(rs.triggers, trigger_codes):
             ctx = Ctx(self, code, f"whenever (line {trig.pos.line if trig.pos else '?'})")
             cond = ctx.cond_expr(trig.cond)
-            for name in ir.names_in(trig.cond):
+            for name in names_read(trig.cond, self.rules):
                 self.trigger_conds.setdefault(name, []).append((cond, code))
         # 'on draw' rules: code whose first local is the card drawn.  Every
         # draw (in any body, a reaction's or an 'on draw' rule's own) needs
@@ -444,13 +475,7 @@ class Program:
             self.reroll = (cond, cost)
         for r in rs.rules:
             ctx = Ctx(self, self.rule_code[r.name], f"rule {r.name}")
-            for param in r.params:       # parameters are the first locals
-                ctx.local(param.name, _PARAM_KINDS.get(param.type) or ("piece", param.type))
-                if param.type in self.piece_sets:
-                    ctx.piece_locals[param.name] = param.type
-                elif param.type == "card":
-                    ctx.card_locals.add(param.name)
-                    ctx.card_from[param.name] = ["_NOBODY"]   # where it is from is not known here
+            ctx.params(r)
             if r.gives is not None:      # then, for a rule that gives a value, the
                 # slot of the caller's frame to give it to ('give' names no local)
                 self.give_slot[self.rule_code[r.name]] = ctx.local("give", COUNT)
@@ -610,8 +635,9 @@ MOST_SCALE_VALUES = 1000
 MOST_TABLED = 500
 
 
-def _walk_out(start: int, steps: Sequence[List[Optional[int]]], n: int) -> List[Optional[int]]:
-    """The fewest links from ``start`` to each of ``n`` spaces (None: no way)."""
+def _walk_out(start: int, adj: Sequence[Tuple[int, ...]], n: int) -> List[Optional[int]]:
+    """The fewest links from ``start`` to each of ``n`` spaces (None: no
+    way), stepping to the spaces ``adj`` lists beside each."""
     far: List[Optional[int]] = [None] * n
     far[start] = 0
     ring = [start]
@@ -619,9 +645,8 @@ def _walk_out(start: int, steps: Sequence[List[Optional[int]]], n: int) -> List[
         nxt = []
         for i in ring:
             d = (far[i] or 0) + 1      # (every space of the ring has its distance)
-            for table in steps:
-                j = table[i]
-                if j is not None and far[j] is None:
+            for j in adj[i]:
+                if far[j] is None:
                     far[j] = d
                     nxt.append(j)
         ring = nxt

@@ -194,10 +194,11 @@ def _farthest(start: Optional[int], steps: List[Optional[int]], ok: Callable[[in
     return here
 
 
-def _connected(start: Optional[int], steps: Sequence[List[Optional[int]]],
+def _connected(start: Optional[int], adj: Sequence[Tuple[int, ...]],
                ok: Callable[[int], Any], goal: Callable[[int], Any]) -> bool:
-    """Whether the spaces joined to ``start`` through links (``steps``, one
-    table a direction), each ``ok``, include one that meets ``goal``."""
+    """Whether the spaces joined to ``start`` through links (``adj``: the
+    spaces one link away from each), each ``ok``, include one that meets
+    ``goal``."""
     if start is None or not ok(start):
         return False
     seen = {start}
@@ -206,19 +207,18 @@ def _connected(start: Optional[int], steps: Sequence[List[Optional[int]]],
         i = todo.pop()
         if goal(i):
             return True
-        for table in steps:
-            j = table[i]
-            if j is not None and j not in seen and ok(j):
+        for j in adj[i]:
+            if j not in seen and ok(j):
                 seen.add(j)
                 todo.append(j)
     return False
 
 
-def _distance(start: Optional[int], to: Optional[int], steps: Sequence[List[Optional[int]]],
+def _distance(start: Optional[int], to: Optional[int], adj: Sequence[Tuple[int, ...]],
               ok: Optional[Callable[[int], Any]]) -> Optional[int]:
-    """The fewest steps (along ``steps``, onto spaces that are ``ok``) from
-    space ``start`` to space ``to``; None when there is no way (or either is
-    none)."""
+    """The fewest steps (to the spaces ``adj`` lists beside each, onto
+    spaces that are ``ok``) from space ``start`` to space ``to``; None when
+    there is no way (or either is none)."""
     if start is None or to is None:
         return None
     if start == to:
@@ -230,9 +230,8 @@ def _distance(start: Optional[int], to: Optional[int], steps: Sequence[List[Opti
         far += 1
         nxt = []
         for i in ring:
-            for table in steps:
-                j = table[i]
-                if j is None or j in seen or (ok is not None and not ok(j)):
+            for j in adj[i]:
+                if j in seen or (ok is not None and not ok(j)):
                     continue
                 if j == to:
                     return far

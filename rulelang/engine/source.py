@@ -211,6 +211,14 @@ class Source:
     def s_CallFn(self, e: ir.CallFn) -> str:
         return f"{codegen.function(e.func)}({', '.join(self.src(a) for a in e.args)})"
 
+    def s_RuleValue(self, e: ir.RuleValue) -> str:
+        """The value of a rule that only works out a value, called inline
+        for the player in scope (``values.ValueRule``); any other rule's
+        value was made first, by an op (``Ctx.hoist``)."""
+        fn = self.const(self.ctx.prog.value_rule(e.rule))
+        args = "".join(f", {self.src(a)}" for a in e.args)
+        return f"{fn}(st, {self.player}{args})"
+
     def s_ThisPlayer(self, e: ir.ThisPlayer) -> str:
         return self.player
 
@@ -356,8 +364,8 @@ class Source:
         space through its links (``_connected``): it costs the group's size."""
         ctx = self.ctx
         pset, x = ctx.piece_locals[e.space], f"fr[{ctx.locals[e.space]}]"
-        steps = tuple(ctx.prog.board_step[pset].values())
-        return f"_connected({x}, {self.const(steps)}, {self.about_a_space(pset, e.cond)}, " \
+        adj = ctx.prog.board_adj(pset, ())
+        return f"_connected({x}, {self.const(adj)}, {self.about_a_space(pset, e.cond)}, " \
                f"{self.about_a_space(pset, e.goal)})"
 
     def s_Distance(self, e: ir.Distance) -> str:
@@ -367,13 +375,11 @@ class Source:
         pset, x = ctx.piece_locals[e.start], f"fr[{ctx.locals[e.start]}]"
         # To a named space, or (inside a 'where') to the space looked at.
         to = f"fr[{ctx.locals[e.to]}]" if e.to is not None else ctx.piece_scope[-1][1]
-        steps = ctx.prog.board_step[pset]
-        tables = tuple(steps[d] for d in e.along) if e.along else tuple(steps.values())
         table = ctx.prog.distances(pset, e.along) if e.through is None else None
         if table is not None:       # the same every time: one look in a table made once
             return f"(None if {x} is None or {to} is None else {self.const(table)}[{x}][{to}])"
         ok = "None" if e.through is None else self.about_a_space(pset, e.through)
-        return f"_distance({x}, {to}, {self.const(tables)}, {ok})"
+        return f"_distance({x}, {to}, {self.const(ctx.prog.board_adj(pset, e.along))}, {ok})"
 
     def s_InARow(self, e: ir.InARow) -> str:
         """``3 in a row through s where …``: walked along each line through

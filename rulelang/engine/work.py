@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .. import ir
+from ..check.purity import names_read
 from ..errors import RulesetCheckError
 from . import ops as O
 from .kinds import Prog
@@ -61,7 +62,7 @@ class Work:
         self.watch: Dict[str, int] = {}
         for trig in rs.triggers:
             asked = 2 * self.expr(trig.cond)
-            for name in ir.names_in(trig.cond):
+            for name in names_read(trig.cond, {r.name: r for r in rs.rules}):
                 self.watch[name] = self.watch.get(name, 0) + asked
         turn = rs.turn
         self.first = self.expr(turn.first) if turn is not None else 0

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .declarations import (
     Stat, ScaleRow, Const, Prop, Card, Deck, Pile, PieceProp, Space, Piece, Link, PieceSet, Row, Table, TestDef,
-    Param, GameParam, Actor, Presence, constants, copies, present, pieces_of, with_values, directions, axes, GIVES, Rule, Option, Phase, Turn, Trigger, DrawTrigger, Reroll, Ending, ScoreItem, Ruleset,
+    Param, GameParam, Actor, Presence, constants, copies, present, pieces_of, with_values, directions, branching, axes, GIVES, Rule, Option, Phase, Turn, Trigger, DrawTrigger, Reroll, Ending, ScoreItem, Ruleset,
 )
 from .fields import NAME_PATTERN, TEXT_PATTERN, Pos
 from .nodes import (
@@ -50,7 +50,7 @@ __all__ = [
     "MoveAll", "MoveCards", "ChooseCards", "Choice", "ChooseOne", "ChooseOption", "ChooseRow",
     "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call", "Give", "Reveal",
     "Stmt", "Stat", "ScaleRow", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece", "Link",
-    "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "Actor", "Presence", "constants", "copies", "present", "pieces_of", "with_values", "directions", "axes", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
+    "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "Actor", "Presence", "constants", "copies", "present", "pieces_of", "with_values", "directions", "branching", "axes", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
     "DrawTrigger", "Reroll", "Ending", "ScoreItem", "Ruleset", "NODE_CLASSES", "At", "children",
     "deepest", "names_in", "walk",
 ]

@@ -4,7 +4,7 @@ score) and the ``Ruleset`` that holds them all, as frozen attrs classes."""
 
 from __future__ import annotations
 
-from typing import List, Mapping, Optional, Set, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Set, Tuple, Union
 
 import attrs
 
@@ -354,10 +354,26 @@ def directions(board: PieceSet) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(link.direction for link in board.links))
 
 
+def branching(board: PieceSet) -> Tuple[str, ...]:
+    """The directions in which some space of a board has links to two
+    spaces or more (a kind of link, such as 'river', not a compass point):
+    they have no one neighbour, and no rows run along them."""
+    seen: Set[Tuple[str, str]] = set()
+    out: Dict[str, None] = {}
+    for k in board.links:
+        if (k.frm, k.direction) in seen:
+            out[k.direction] = None
+        seen.add((k.frm, k.direction))
+    return tuple(out)
+
+
 def axes(board: PieceSet) -> Tuple[Tuple[str, str], ...]:
     """The lines a board's rows run along: each pair of directions whose
-    links are each other's, reversed (north and south), once."""
-    ways = {d: {(k.frm, k.to) for k in board.links if k.direction == d} for d in directions(board)}
+    links are each other's, reversed (north and south), once; directions
+    that branch (``branching``) are none of them."""
+    forks = set(branching(board))
+    ways = {d: {(k.frm, k.to) for k in board.links if k.direction == d}
+            for d in directions(board) if d not in forks}
     out: List[Tuple[str, str]] = []
     seen: Set[str] = set()
     for d, links in ways.items():

@@ -367,6 +367,10 @@ class ToIR(generate.ComponentLines, Expressions):
         a, b = c[0], c[2]
         return ("links", [ir.Link(a, b, str(c[3])), ir.Link(b, a, str(c[4]))])
 
+    def link_by(self, meta: Meta, c: List[Any]) -> Tuple[str, List[ir.Link]]:
+        a, b = c[0], c[2]
+        return ("links", [ir.Link(a, b, str(c[3])), ir.Link(b, a, str(c[3]))])
+
     def link_one(self, meta: Meta, c: List[Any]) -> Tuple[str, List[ir.Link]]:
         return ("links", [ir.Link(c[0], c[2], str(c[3]))])
 

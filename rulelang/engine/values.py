@@ -1,0 +1,82 @@
+"""Rules that only work out a value (``check.purity``), as Python functions
+called inline.
+
+Another rule's value is worked out before the statement that asks for it,
+by an op of its own (``lower.Ctx.hoist``), because it may roll or ask a
+player.  A rule that does neither can be asked for anywhere a value can (a
+'where', a choice's condition, a 'whenever', an ending, the score) and is
+simply called: ``ValueRule`` writes its body once as one Python function
+(``give`` is its ``return``), with a frame of its own holding its values
+and lets, and generated code calls it where the value is needed.  It pays
+for its work as it starts, and its loops for each pass, as any code does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .. import ir
+from ..errors import RulesetError
+from . import codegen
+from . import ops as O
+from .kinds import Fn, Prog
+from .lower import Ctx
+from .source import Source
+from .statements import PureBlock
+
+#: The work of asking for a rule's value, besides its statements (a call).
+CALL = 10
+
+
+class ValueBlock(PureBlock):
+    """A pure rule's body as lines of Python: ``give X`` returns X."""
+
+    def stmt(self, s: ir.Stmt, depth: int) -> None:
+        if isinstance(s, ir.Give):
+            self.mark(s, depth)
+            self.line(depth, f"return {self.source.src(s.value)}")
+        else:
+            super().stmt(s, depth)
+
+
+class ValueRule:
+    """Rule ``rule`` as ``call(st, player, *values) -> its value``, written
+    the first time it is called (a pure rule may ask for another's value;
+    each is written when first needed, so the order does not matter)."""
+
+    __slots__ = ("prog", "rule", "fn", "nlocals")
+
+    def __init__(self, prog: Prog, rule: ir.Rule) -> None:
+        self.prog, self.rule = prog, rule
+        self.fn: Optional[Fn] = None
+        self.nlocals = 0
+
+    def __call__(self, st: Any, player: Optional[int], *values: Any) -> Any:
+        fn = self.fn if self.fn is not None else self.make()
+        return fn(st, [-1, 0, player, *values] + [None] * self.nlocals)
+
+    def make(self) -> Fn:
+        prog, rule = self.prog, self.rule
+        ctx = Ctx(prog, None, f"rule {rule.name}")
+        ctx.params(rule)
+        runaway = Source(ctx).const(O.RUNAWAY)
+        lines = ValueBlock(ctx).lines_of(rule.body)
+        self.nlocals = ctx.nlocals - len(rule.params)
+        cost = CALL + prog.work.stmts(rule.body)
+        name = "value_of_" + codegen.function_name(rule.name)
+        text = (f"def {name}(st, fr):\n"
+                f"    _lim = st.limits.max_steps\n"
+                f"    st.steps += {cost}\n"
+                f"    if st.steps > _lim:\n"
+                f"        raise RuleFault({runaway} % _lim)\n"
+                f"    try:\n"
+                + "\n".join("        " + line for line in lines) +
+                f"\n        raise RuleFault('rule {codegen.function_name(rule.name)} gave no value')\n"
+                f"    except (RulesetError, PureFault):\n        raise\n"
+                f"    except Exception as e:\n        {codegen.FAULT}\n")
+        env = {**prog.gen_env, "RulesetError": RulesetError, "_W": ctx.wheres,
+               "_L": codegen.line_table(text)}
+        filename = codegen.register(prog, f"value of rule {rule.name}", text)
+        exec(compile(text, filename, "exec"), env)
+        self.fn = env[name]
+        return self.fn
