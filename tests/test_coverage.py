@@ -298,3 +298,22 @@ def test_cli_coverage(tmp_path, capsys):
     assert main(["coverage", str(path), "--games", "0"]) == 2
     assert main(["coverage", str(path), "--param", "nope=1"]) == 1
     assert "unknown parameter 'nope'" in capsys.readouterr().err
+
+
+def test_a_rule_asked_for_inline_is_counted():
+    """A rule that only works out a value is called inline (not as a
+    frame of its own): its calls and its statements still count, a
+    statement of it that never runs is reported, and a rule never asked
+    for is never called."""
+    g = rulelang.loads('game "V"\nplayers 1\nper player { n 0 }\n'
+                       'rule big (x) gives yes/no {\n    if x > 1000 {\n        give yes\n    }\n'
+                       '    give no\n}\n'
+                       'rule unused gives number { give 1 }\n'
+                       'turn { phase p { if big(n): n += 5\n n += 1\n if round >= 3: end game "x" } }',
+                       "v.rules")
+    report = coverage(g, games=2)
+    counts = report.by_line()
+    assert counts[5] == 6 and counts[8] == 6 and counts[6] == 0   # three turns a game, two games
+    text = report.format()
+    assert "v.rules:6:" in text and "give yes" in text
+    assert "never called: rule unused" in text and "never called: rule big" not in text

@@ -13,13 +13,13 @@ for its work as it starts, and its loops for each pass, as any code does.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from .. import ir
 from ..errors import RulesetError
 from . import codegen
 from . import ops as O
-from .kinds import Fn, Prog
+from .kinds import Fn, Prog, Where
 from .lower import Ctx
 from .source import Source
 from .statements import PureBlock
@@ -44,12 +44,19 @@ class ValueRule:
     the first time it is called (a pure rule may ask for another's value;
     each is written when first needed, so the order does not matter)."""
 
-    __slots__ = ("prog", "rule", "fn", "nlocals")
+    __slots__ = ("prog", "rule", "fn", "nlocals", "lines", "wheres", "rewrite", "extra")
 
     def __init__(self, prog: Prog, rule: ir.Rule) -> None:
         self.prog, self.rule = prog, rule
         self.fn: Optional[Fn] = None
         self.nlocals = 0
+        #: the body's lines and the places their comments name, once written
+        self.lines: List[str] = []
+        self.wheres: List[Where] = []
+        #: for a tool that watches the rule (``testing.coverage``): what
+        #: rewrites the body's lines, and what more the lines may name
+        self.rewrite: Optional[Callable[[List[str]], List[str]]] = None
+        self.extra: Dict[str, Any] = {}
 
     def __call__(self, st: Any, player: Optional[int], *values: Any) -> Any:
         fn = self.fn if self.fn is not None else self.make()
@@ -60,7 +67,10 @@ class ValueRule:
         ctx = Ctx(prog, None, f"rule {rule.name}")
         ctx.params(rule)
         runaway = Source(ctx).const(O.RUNAWAY)
-        lines = ValueBlock(ctx).lines_of(rule.body)
+        lines = self.lines = ValueBlock(ctx).lines_of(rule.body)
+        self.wheres = ctx.wheres
+        if self.rewrite is not None:
+            lines = self.rewrite(lines)
         self.nlocals = ctx.nlocals - len(rule.params)
         cost = CALL + prog.work.stmts(rule.body)
         name = "value_of_" + codegen.function_name(rule.name)
@@ -75,7 +85,7 @@ class ValueRule:
                 f"    except (RulesetError, PureFault):\n        raise\n"
                 f"    except Exception as e:\n        {codegen.FAULT}\n")
         env = {**prog.gen_env, "RulesetError": RulesetError, "_W": ctx.wheres,
-               "_L": codegen.line_table(text)}
+               "_L": codegen.line_table(text), **self.extra}
         filename = codegen.register(prog, f"value of rule {rule.name}", text)
         exec(compile(text, filename, "exec"), env)
         self.fn = env[name]

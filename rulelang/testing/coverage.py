@@ -58,6 +58,7 @@ a state cloned or restored mid-game counts its frames again.
 
 from __future__ import annotations
 
+import collections
 import random
 import re
 import time
@@ -104,12 +105,18 @@ def _with_counters(lines: Sequence[str]) -> List[str]:
     return out
 
 
-def _counting_maker(hits: List[int]) -> Callable[[O.PureOp], Fn]:
-    """What makes a ``PureOp``'s function with counters (``_with_counters``)
-    into ``hits``, made the first time the op runs, as ``pure_function``."""
+def _hitter(hits: Any) -> Callable[[int], None]:
+    """``_cov_hit(k)``: count place ``k`` (in an ``elif``'s condition)."""
 
     def hit(k: int) -> None:
         hits[k] += 1
+    return hit
+
+
+def _counting_maker(hits: List[int]) -> Callable[[O.PureOp], Fn]:
+    """What makes a ``PureOp``'s function with counters (``_with_counters``)
+    into ``hits``, made the first time the op runs, as ``pure_function``."""
+    hit = _hitter(hits)
 
     def make(op: O.PureOp) -> Fn:
         env = {**op.env, "_cov_hits": hits, "_cov_hit": hit}
@@ -143,6 +150,18 @@ class _Counter:
             op.make = _counting_maker(hits)
             op.fn = None
             self.pure.append((op, hits))
+        #: each rule that only works out a value (called inline, not as a
+        #: frame: ``engine.values``): (it, its counters by place index; -1
+        #: counts its calls)
+        self.values: List[Tuple[Any, Dict[int, int]]] = []
+        for name in sorted(prog.resolved.pure_rules):
+            value = prog.value_rule(name)
+            counts: Dict[int, int] = collections.defaultdict(int)
+            value.rewrite = lambda lines: ["_cov_hits[-1] += 1"] + _with_counters(lines)
+            value.extra = {"_cov_hits": counts, "_cov_hit": _hitter(counts)}
+            value.fn = None
+            value.make()
+            self.values.append((value, counts))
         prog.runners[:] = [self.run] * len(prog.codes)
 
     def _pure_ops(self) -> Iterator[O.PureOp]:
@@ -214,6 +233,16 @@ class _Tally:
                 key = _key(pure.wheres[i][1]) if i < len(pure.wheres) else None
                 if key is not None:
                     self.marked[key] = self.marked.get(key, 0) + hits[i]
+        #: rule code -> the times it was called inline for its value
+        self.value_calls: Dict[int, int] = {}
+        for value, counts in counter.values:
+            for m in map(_MARK.match, value.lines):
+                if m is not None:
+                    i = int(m.group(2))
+                    key = _key(value.wheres[i][1]) if i < len(value.wheres) else None
+                    if key is not None:
+                        self.marked[key] = self.marked.get(key, 0) + counts[i]
+            self.value_calls[prog.rule_code[value.rule.name]] = counts[-1]
         #: place -> [(code, its first op there, the jumps back there)]
         self.ops: Dict[Key, List[Tuple[int, int, List[int]]]] = {}
         #: place of a ``choose one`` or an option -> the times each alternative was taken
@@ -251,7 +280,9 @@ class _Tally:
         return sum(arrived[c][k] - sum(arrived[c][b] for b in backs) for c, k, backs in found)
 
     def started(self, code: Optional[int]) -> Optional[int]:
-        return None if code is None else self.counter.started[code]
+        if code is None:
+            return None
+        return self.counter.started[code] + self.value_calls.get(code, 0)
 
 
 # ------------------------------------------------------------------ playing
