@@ -317,3 +317,14 @@ def test_a_rule_asked_for_inline_is_counted():
     text = report.format()
     assert "v.rules:6:" in text and "give yes" in text
     assert "never called: rule unused" in text and "never called: rule big" not in text
+
+
+def test_a_policy_plays_the_games_in_place_of_random_picks():
+    """With a policy, its picks are the moves: one that always takes the
+    last alternative never reaches the first, which random play does."""
+    g = rulelang.loads('game "P"\nplayers 1\nper player { n 0 }\n'
+                       'turn { phase p {\n choose one "Act" {\n  "A": n += 1\n  "B": n += 2\n }\n'
+                       ' if round >= 4: end game "x" } }', "p.rules")
+    last = coverage(g, games=5, policy=lambda st, legal, rng: legal[-1]).by_line()
+    assert last[6] == 0 and last[7] == 20
+    assert coverage(g, games=5).by_line()[6] > 0

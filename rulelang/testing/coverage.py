@@ -76,6 +76,9 @@ from .report import DEFAULT_MAX_MOVES
 
 __all__ = ["Coverage", "CoverageReport", "Part", "Statement", "Unreached", "coverage"]
 
+#: What picks a decision's move: ``policy(state, legal_moves, rng)``.
+Policy = Callable[[Any, List[Any], random.Random], Any]
+
 #: The comment before each statement and op of generated code (``codegen.at_line``).
 _MARK = re.compile(r"^(\s*)#(?: line \d+)? \[(\d+)\]$")
 
@@ -320,12 +323,14 @@ class Coverage:
 
     def play(self, games: int = 1000, players: Union[None, int, Sequence[int]] = None,
              seed: int = 0, options: Optional[Dict[str, Any]] = None, chance: str = "sample",
-             max_moves: Optional[int] = None) -> None:
+             max_moves: Optional[int] = None, policy: Optional[Policy] = None) -> None:
         """Play ``games`` games, every decision picked uniformly at random
         (``random.Random(seed + i)`` for game ``i``, whose own seed is
         ``seed + i``; chance outcomes in explicit mode by their
-        probabilities), cycling through ``players`` (default: every count
-        the game allows).  A game longer than ``max_moves`` (default: the
+        probabilities), or by ``policy(state, legal_moves, rng)`` when one
+        is given (a player that seeks out what random play seldom
+        reaches), cycling through ``players`` (default: every count the
+        game allows).  A game longer than ``max_moves`` (default: the
         ruleset's ``# conformance: max-moves N``, else 10 000) is stopped;
         a runtime error ends its game and is reported."""
         counts = _player_counts(self.game, players)
@@ -344,6 +349,8 @@ class Coverage:
                     legal = st.legal_moves()
                     if st.is_chance_node:
                         move = rng.choices(legal, weights=[float(m.probability) for m in legal])[0]
+                    elif policy is not None:
+                        move = policy(st, legal, rng)
                     else:
                         move = rng.choice(legal)
                     st.apply(move)
@@ -383,7 +390,7 @@ def _player_counts(game: Game, players: Union[None, int, Sequence[int]]) -> List
 def coverage(game: Game, games: int = 1000, players: Union[None, int, Sequence[int]] = None,
              seed: int = 0, params: Optional[Mapping[str, Any]] = None,
              options: Optional[Dict[str, Any]] = None, chance: str = "sample",
-             max_moves: Optional[int] = None) -> CoverageReport:
+             max_moves: Optional[int] = None, policy: Optional[Policy] = None) -> CoverageReport:
     """Play ``games`` random games of ``game`` (``Coverage.play``: cycling
     through ``players``, default every count it allows; game ``i`` has seed
     ``seed + i``) and report which statements of its rule file ran, how
@@ -392,6 +399,6 @@ def coverage(game: Game, games: int = 1000, players: Union[None, int, Sequence[i
         raise ValueError(f"games is how many games to play, at least 1, not {games}")
     cov = Coverage(game, params)
     cov.play(games, players=players, seed=seed, options=options, chance=chance,
-             max_moves=max_moves)
+             max_moves=max_moves, policy=policy)
     return cov.report()
 
