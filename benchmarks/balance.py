@@ -8,7 +8,7 @@ For N games with random players: each seat's mean score and share of wins,
 the first player's share of wins (the seat of the first turn) against the
 fair share, the endings, and how often each answer of each decision was
 chosen (``--prompt`` keeps the decisions whose prompt starts so).  The
-``busy`` policy is random but answers "Pass" / "End the turn" only one time
+``busy`` policy is random but answers "Pass", "End the turn" or "Make camp" only one time
 in ten when something else is offered, so a worker-placement game is played
 out rather than passed away.
 """
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
 
-LAZY = ("Pass", "End the turn")
+LAZY = ("Pass", "End the turn", "Make camp")
 
 
 def pick(rng, moves, policy):

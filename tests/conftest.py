@@ -59,6 +59,7 @@ SLOW_FIRST = (
 #: The same for ``make test-long`` (RULELANG_LONG=1, 300 conformance games,
 #: 1 000 fuzz examples), where other tests are the long ones.
 SLOW_FIRST_LONG = (
+    "tests/test_expedition_games.py::test_every_rule_fires_in_simulated_games",
     "tests/test_conformance.py::test_every_ruleset_conforms[endurance.rules]",
     "tests/test_saves.py::test_corpus_of_tampered_saves[endurance.rules]",
     "tests/test_conformance.py::test_every_ruleset_conforms[northpole.rules]",

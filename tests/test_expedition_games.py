@@ -13,6 +13,8 @@ import random
 
 import pytest
 
+from rulelang.testing import Coverage
+
 from expedition_helpers import FACE_UP, GAME, chits
 
 #: Games per player count (test-long plays more).
@@ -97,3 +99,39 @@ def test_random_games_keep_the_sheet_sound(players):
                 assert p not in st.result().winners                 # only the living win
     assert endings <= {"the last Game Turn is over", "the Source is found",
                        "every explorer is dead or insane"}
+
+
+#: Answers a daring explorer prefers (one time in five it answers at random).
+DARING = ("+2 Health, -1 Sanity", "+2 Sanity, -1 Health", "A feast",
+          "Spend a Quinine to keep the Askari: no", "Spend a Quinine to keep the Porter: no")
+
+
+def reckless(st, legal, rng):
+    """A player that goes on where random play would make camp, takes the
+    larger cures at their cost, feasts its men and lets them go: it
+    reaches the deep trouble (the last Porter lost, madness) that random
+    play seldom does."""
+    names = {m.label: m for m in legal}
+    if rng.random() < 0.8:
+        if "Make camp" in names:
+            acts = [k for k in ("Move", "Explore", "Hunt") if k in names]
+            if acts:
+                return names[rng.choices(acts, weights=[{"Move": 6, "Explore": 3, "Hunt": 1}[a]
+                                                        for a in acts])[0]]
+        for label in DARING:
+            if label in names:
+                return names[label]
+    return rng.choice(legal)
+
+
+@pytest.mark.skipif(not os.environ.get("RULELANG_LONG"), reason="test-long: 3 000 games")
+def test_every_rule_fires_in_simulated_games():
+    """Every statement of the rule file runs, every rule is called, every
+    table row comes up and every choice is taken, in 1 500 random games
+    and 1 500 of a reckless explorer, at 1 to 4 players (rule coverage)."""
+    cov = Coverage(GAME)
+    cov.play(1500, seed=0)
+    cov.play(1500, seed=100_000, policy=reckless)
+    report = cov.report()
+    assert not report.errors and not report.unfinished
+    assert report.complete, report.format()
