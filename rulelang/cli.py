@@ -210,11 +210,15 @@ def _with_params(game: Game, given: Optional[List[str]]) -> Optional[Game]:
         return None
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def _game_with_params(args: argparse.Namespace) -> Optional[Game]:
+    """The game of ``args.file`` made with ``args.param``'s values, or None
+    (the problem reported)."""
     game = _game_or_report(args.file)
-    if game is None:
-        return 1
-    game = _with_params(game, args.param)
+    return None if game is None else _with_params(game, args.param)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = _game_with_params(args)
     if game is None:
         return 1
     players = game.min_players if args.players is None else args.players
@@ -288,10 +292,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    game = _game_or_report(args.file)
-    if game is None:
-        return 1
-    game = _with_params(game, args.param)
+    game = _game_with_params(args)
     if game is None:
         return 1
     players = game.min_players if args.players is None else args.players
@@ -394,10 +395,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 def cmd_coverage(args: argparse.Namespace) -> int:
     """Random games, then every statement, rule, row and choice that never ran."""
     from .testing import coverage
-    game = _game_or_report(args.file)
-    if game is None:
-        return 1
-    game = _with_params(game, args.param)
+    game = _game_with_params(args)
     if game is None:
         return 1
     if args.games < 1:

@@ -65,6 +65,23 @@ def test_a_rule_may_call_itself_for_its_value():
     assert s.is_over and s.stat("f", 0) == s.stat("f", 1) == 24
 
 
+def plays_as_the_ops(game, seeds, players=None):
+    """Random games of ``game`` played by its generated code and by the
+    ops one at a time (``op_by_op``) stay equal, move for move."""
+    reference = op_by_op(game)
+    for chance in ("sample", "explicit"):
+        for seed in range(seeds):
+            a = game.new_game(players=players, seed=seed, chance=chance)
+            b = reference.new_game(players=players, seed=seed, chance=chance)
+            rng = random.Random(seed)
+            while not a.is_over:
+                assert a.to_json() == b.to_json()
+                move = rng.choice(a.legal_moves())
+                a.apply(move.label)
+                b.apply(move.label)
+            assert a.to_json() == b.to_json()
+
+
 def test_a_game_waiting_inside_a_value_rule_saves_restores_and_plays_as_the_ops():
     """At the die inside 'rolled' the stack holds the turn and the rule:
     the save restores there, and the generated code plays as the ops."""
@@ -76,18 +93,7 @@ def test_a_game_waiting_inside_a_value_rule_saves_restores_and_plays_as_the_ops(
     again.apply("roll 5")
     s.apply("roll 5")
     assert again == s
-    reference = op_by_op(g)
-    for chance in ("sample", "explicit"):
-        for seed in range(6):
-            a = g.new_game(seed=seed, chance=chance)
-            b = reference.new_game(seed=seed, chance=chance)
-            rng = random.Random(seed)
-            while not a.is_over:
-                assert a.to_json() == b.to_json()
-                move = rng.choice(a.legal_moves())
-                a.apply(move.label)
-                b.apply(move.label)
-            assert a.to_json() == b.to_json()
+    plays_as_the_ops(g, seeds=6)
 
 
 def test_rules_that_give_values_conform():
@@ -238,18 +244,7 @@ def test_inline_rule_values_play_as_the_ops_do():
     """The generated code and the ops, move for move, with rule values
     called inline in conditions; and the rules conform."""
     game = rulelang.loads(ROADS, "roads.rules")
-    reference = op_by_op(game)
-    for chance in ("sample", "explicit"):
-        for seed in range(8):
-            a = game.new_game(players=2, seed=seed, chance=chance)
-            b = reference.new_game(players=2, seed=seed, chance=chance)
-            rng = random.Random(seed)
-            while not a.is_over:
-                assert a.to_json() == b.to_json()
-                move = rng.choice(a.legal_moves())
-                a.apply(move.label)
-                b.apply(move.label)
-            assert a.to_json() == b.to_json()
+    plays_as_the_ops(game, seeds=8, players=2)
     report = check_ruleset(game, games=20, seed=0, fresh_games=0)
     assert report.ok, report.format()
 
