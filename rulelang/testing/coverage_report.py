@@ -54,7 +54,7 @@ class Statement:
     #: there (another statement, a comment)
     text: str
     #: the part of the rule file it is in: "setup", "phase travel", "rule
-    #: lose_askari", 'table events row 3 "Blizzard"', 'rule act, choice
+    #: lose_a_life", 'table events row 3 "Blizzard"', 'rule act, choice
     #: "Action" option "Hunt"' …
     where: str
     count: Optional[int]
@@ -72,7 +72,7 @@ class Part:
     #: "rule", "table", "row", "option", "option choice", "choice",
     #: "whenever" or "on draw"
     kind: str
-    #: 'rule lose_askari', 'table events row 3 "Blizzard"', 'choice "Action" option "Hunt"' …
+    #: 'rule lose_a_life', 'table events row 3 "Blizzard"', 'choice "Action" option "Hunt"' …
     name: str
     #: the part it is in ("" for one of its own: a rule, a table …)
     where: str
