@@ -69,6 +69,8 @@ def check(st, n, start, points):
             assert st.stat("fate", p) == "exploring", "a dead or insane explorer decides"
             assert not st.pile("aside", p)
             for q in range(n):
+                if st.stat("fate", q) != "exploring":
+                    continue        # the dead carry nothing more
                 g, f = st.stat("gifts", q), st.stat("food", q)
                 assert 10 * (g // 10 + f // 10) <= room(st, q), f"P{q} carries over capacity"
 

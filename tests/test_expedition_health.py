@@ -564,7 +564,7 @@ def test_an_askari_lost_raises_discontent_by_one():
     """EX-DIS-02: a Warrior Nation takes an Askari (Ambush-roll 7 against 6
     Askaris): Askaris 6 → 5 and Discontent 1 → 2, the Porters untouched."""
     st = move(game(), "Rainforest", "Warrior Hills")
-    roll(st, 8, 7)                                   # Quiet; the Warrior Nation's Ambush-roll
+    roll(st, 8, 7, 10)                               # Quiet; the Warrior Nation's Ambush-roll; Ammo-roll
     assert "Ambush-roll 7: the Warrior Nation takes an Askari" in said(st)
     assert st.stat("askaris", 0) == 5
     assert st.stat("porters", 0) == 8
@@ -603,7 +603,7 @@ def _askari_deserts(st):
 
 def _warrior_nation(st):
     move(st, "Rainforest", "Warrior Hills")
-    roll(st, 8, 10)                                  # Quiet; the Warrior Nation
+    roll(st, 8, 10, 10)                              # Quiet; the Warrior Nation; its Ammo-roll
 
 
 def _warband(st):
@@ -661,7 +661,7 @@ def test_a_loss_with_no_man_left_adds_no_discontent():
 
     st = game(porters=0, askaris=0, gifts=9, food=9)
     move(st, "Rainforest", "Warrior Hills")
-    roll(st, 8, 10)                                  # Quiet; the Warrior Nation strikes
+    roll(st, 8, 10, 10)                              # Quiet; the Warrior Nation strikes; Ammo-roll
     assert at_player_turn(st)
     assert (st.stat("askaris", 0), st.stat("discontent", 0)) == (0, 1)
 

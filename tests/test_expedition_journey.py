@@ -844,11 +844,9 @@ def test_items_stolen_by_a_village_are_any_mix_the_player_chooses():
 # ---------------------------------------------------------------- the Warrior Nation
 
 def any_ammo_roll(st):
-    """The Warrior Nation's Ammo-roll, if the ruleset makes one (see
+    """The Warrior Nation's Ammo-roll (a fight:
     test_a_warrior_nation_ambush_calls_for_an_ammo_roll): 10, no loss."""
-    if st.current_player == CHANCE:
-        roll(st, 10)
-    return st
+    return roll(st, 10)
 
 
 @pytest.mark.parametrize("ambush, askaris, discontent", [(7, 5, 2), (6, 6, 1)])
@@ -871,7 +869,6 @@ def test_a_quinine_saves_the_askari_from_the_warrior_nation():
     go(st, "Warrior Hills", QUIET, 9)
     any_ammo_roll(st)
     answer(st, "Spend a Quinine to keep the Askari: yes")
-    any_ammo_roll(st)
     assert st.stat("askaris", 0) == 6 and st.stat("discontent", 0) == 1
     assert "Quinine" not in sheet(st) and "Quinine" in st.pile("blank_pool")
 

@@ -157,7 +157,7 @@ def test_quinine_saves_an_askari_from_a_warrior_nation():
     take an Askari; the Quinine spent keeps him, with no Discontent."""
     st = game("Quinine", at="River Bend")
     move(st, "Warrior Hills")
-    roll(st, QUIET, 10)                   # the jungle Encounter; the Warrior Nation's roll
+    roll(st, QUIET, 10, 10)               # the jungle Encounter; the Warrior Nation's roll; Ammo-roll
     assert "Ambush-roll 10: the Warrior Nation takes an Askari" in texts(st)
     answer(st, "Spend a Quinine to keep the Askari: yes")
     assert (st.stat("askaris", 0), st.stat("discontent", 0)) == (6, 1)
