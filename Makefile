@@ -29,7 +29,7 @@ run: $(BIN)/rulelang
 	$(BIN)/rulelang simulate rulesets/endurance.rules --games 200
 
 test: $(BIN)/rulelang
-	$(BIN)/python -m pytest -n auto --durations=15
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=15
 
 lint: $(BIN)/rulelang
 	$(BIN)/ruff check rulelang tests benchmarks
@@ -37,7 +37,7 @@ lint: $(BIN)/rulelang
 
 test-long: $(BIN)/rulelang
 	RULELANG_LONG=1 RULELANG_CONFORMANCE_GAMES=300 RULELANG_FUZZ_EXAMPLES=1000 \
-		$(BIN)/python -m pytest -n auto -q
+		$(BIN)/python -m pytest -n auto --dist worksteal -q
 	$(MAKE) test-pythons
 
 # The core of the suite (API, trust boundary, hostile input, data forms, golden

@@ -29,7 +29,7 @@ from rulelang.testing import Failure, check_ruleset, declared_max_moves
 from helpers import EXAMPLES, ROOT, RULESETS
 
 EXTRA = sorted((ROOT / "tests" / "conformance").glob("*.rules"))
-GAMES = int(os.environ.get("RULELANG_CONFORMANCE_GAMES", "60"))   # test-long: 300
+GAMES = int(os.environ.get("RULELANG_CONFORMANCE_GAMES", "36"))   # test-long: 300
 SEED = int(os.environ.get("RULELANG_CONFORMANCE_SEED", "0"))
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 

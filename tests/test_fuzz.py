@@ -235,7 +235,7 @@ def mutated(draw):
 
 
 def test_mutations_of_the_rulesets():
-    @fuzz_settings(500)
+    @fuzz_settings(300)
     @given(mutated(), st.integers(0, 2**16))
     def run(text, seed):
         loads_or_error(text, seed)
