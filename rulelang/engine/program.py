@@ -32,6 +32,7 @@ from .work import Work
 #: What a scale prints as one name: by value, or by rows (``Program.scale_table``).
 ScaleTable = Union[Dict[int, Any], Tuple[Tuple[int, ...], Tuple[int, ...], Tuple[Any, ...]]]
 
+
 class Program:
     """Everything the machine needs, built from one ruleset by
     ``compile_ruleset`` and then frozen: no attribute can be set or
