@@ -105,14 +105,20 @@ def test_random_games_keep_the_sheet_sound(players):
 
 #: Answers a daring explorer prefers (one time in five it answers at random).
 DARING = ("+2 Health, -1 Sanity", "+2 Sanity, -1 Health", "A feast",
-          "Spend a Quinine to keep the Askari: no", "Spend a Quinine to keep the Porter: no")
+          "Spend a Quinine to keep the Askari: no", "Spend a Quinine to keep the Porter: no",
+          "Canoes")
+
+
+#: The slots of the Water Zones.
+WATER = {name for name, wet in zip(GAME.prog.piece_names["map"], GAME.prog.piece_attr["map"]["water"])
+         if wet}
 
 
 def reckless(st, legal, rng):
     """A player that goes on where random play would make camp, takes the
-    larger cures at their cost, feasts its men and lets them go: it
-    reaches the deep trouble (the last Porter lost, madness) that random
-    play seldom does."""
+    larger cures at their cost, feasts its men and lets them go, and keeps
+    to the water while it has Canoes: it reaches the deep trouble (the last
+    Porter lost, with Canoes too; madness) that random play seldom does."""
     names = {m.label: m for m in legal}
     if rng.random() < 0.8:
         if "Make camp" in names:
@@ -123,6 +129,11 @@ def reckless(st, legal, rng):
         for label in DARING:
             if label in names:
                 return names[label]
+        p = st.current_player
+        if "Canoes" in st.pile("sheet", p):     # with Canoes, keep to the water
+            wet = [m for m in legal if m.label.split(": ", 1)[-1] in WATER]
+            if wet:
+                return rng.choice(wet)
     return rng.choice(legal)
 
 
