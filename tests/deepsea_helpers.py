@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rulelang import CHANCE
 
-from helpers import labels, shipped
+from helpers import answer, labels, offered, shipped  # noqa: F401  (the tests import them from here)
 
 GAME = shipped("deepsea.rules")
 PROG = GAME.prog
@@ -39,22 +39,6 @@ def setup_game(players=2, coop=0, wave=0):
         else:
             st.apply(st.legal_moves()[0])
     return st
-
-
-def answer(st, *wanted):
-    """Apply moves by label: a label that is a prompt's answer may be given
-    whole ("Recruit: Diver 1") or as the part after the prompt."""
-    for label in wanted:
-        moves = st.legal_moves()
-        named = [m for m in moves if m.label == label or m.label.endswith(": " + label)]
-        assert len(named) == 1, f"{label!r} is not one of {[m.label for m in moves]}"
-        st.apply(named[0])
-    return st
-
-
-def offered(st):
-    """The labels offered, each without its prompt."""
-    return [m.label.split(": ", 1)[-1] for m in st.legal_moves()]
 
 
 def put(st, pieces, name, **values):

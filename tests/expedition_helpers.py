@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional, Sequence
 
 from rulelang import CHANCE
 
-from helpers import shipped
+from helpers import answer, offered, shipped  # noqa: F401  (the tests import them from here)
 
 GAME = shipped("expedition.rules")
 PROG = GAME.prog
@@ -63,22 +63,6 @@ def new_game(players: int = 1, first: int = 0, buys: Optional[Dict[int, Sequence
 
 def labels(st) -> List[str]:
     return [m.label for m in st.legal_moves()]
-
-
-def offered(st) -> List[str]:
-    """The labels offered, each without its prompt."""
-    return [m.label.split(": ", 1)[-1] for m in st.legal_moves()]
-
-
-def answer(st, *wanted: str):
-    """Apply moves by label: a label may be given whole ("Move to: Oasis")
-    or as the part after the prompt ("Oasis")."""
-    for label in wanted:
-        moves = st.legal_moves()
-        named = [m for m in moves if m.label == label or m.label.endswith(": " + label)]
-        assert len(named) == 1, f"{label!r} is not one of {[m.label for m in moves]}"
-        st.apply(named[0])
-    return st
 
 
 def roll(st, *values: int):

@@ -46,6 +46,22 @@ def labels(state):
     return [m.label for m in state.legal_moves()]
 
 
+def answer(state, *wanted):
+    """Apply moves by label: a label that is a prompt's answer may be given
+    whole ("Move to: Oasis") or as the part after the prompt ("Oasis")."""
+    for label in wanted:
+        moves = state.legal_moves()
+        named = [m for m in moves if m.label == label or m.label.endswith(": " + label)]
+        assert len(named) == 1, f"{label!r} is not one of {[m.label for m in moves]}"
+        state.apply(named[0])
+    return state
+
+
+def offered(state):
+    """The labels offered, each without its prompt."""
+    return [m.label.split(": ", 1)[-1] for m in state.legal_moves()]
+
+
 def line_of(text, needle):
     """The line (from 1) of the first ``needle`` in ``text``."""
     return text[:text.index(needle)].count("\n") + 1
