@@ -82,6 +82,13 @@ def number(value: object) -> str:
     return str(value)
 
 
+def slot(x: str, width: int, offset: int) -> str:
+    """Source of ``x * width + offset`` (the place of one value in a flat
+    list of rows), folded: ``x`` alone for a row of one value at 0."""
+    row = x if width == 1 else f"{x} * {number(width)}"
+    return row if offset == 0 else f"{row} + {number(offset)}"
+
+
 _BASE = 3   # indentation of a block inside the dispatch loop (before grouping)
 _GROUP = 6  # blocks per group (see Runner.source)
 

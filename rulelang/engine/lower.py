@@ -284,7 +284,7 @@ class Ctx(Seen):
             lo = None if decl.min is None else prog.const_value(decl.min)
             hi = None if decl.max is None else prog.const_value(decl.max)
             base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][t.name]
-            return f"st.g[{base} + {where} * {K} + {k}]", keeper(lo, hi, big, dice)
+            return f"st.g[{codegen.slot(where, K, base + k)}]", keeper(lo, hi, big, dice)
         if isinstance(t, ir.Attr) and t.obj in prog.actor_names and t.obj not in self.locals:
             name = f"{t.obj}.{t.name}"
             lo, hi = prog.bounds[name]
@@ -294,7 +294,7 @@ class Ctx(Seen):
         if prog.stat_decl[t.name].scope == "global":
             return f"st.g[{prog.gslot[t.name]}]", keep
         who = self.player_of(t.obj) if isinstance(t, ir.Attr) else f"fr[{PLAYER}]"
-        return f"st.v[{who} * {prog.K} + {prog.pslot[t.name]}]", keep
+        return f"st.v[{codegen.slot(who, prog.K, prog.pslot[t.name])}]", keep
 
     def player_of(self, name: str) -> str:
         """Source of the seat that ``name`` holds in ``name.stat``: a local
@@ -601,8 +601,10 @@ class Ctx(Seen):
         condition names it: ``choose one points as h where … h …``)."""
         source = Source(self)
         var = source.temp() if slot is None else f"fr[{slot}]"
-        return compiled(f"[{var} for {var} in range({len(self.prog.piece_names[pset])})"
-                        f"{source.where(pset, var, cond)}]", self.prog.gen_env)
+        among, where, fixed = source.looked_at(pset, var, cond)
+        if fixed is not None and slot is None:
+            return compiled(f"{among}", self.prog.gen_env)     # (never changed by a reader)
+        return compiled(f"[{var} for {var} in {among}{where}]", self.prog.gen_env)
 
 
 _PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, "word": VALUE,

@@ -260,6 +260,39 @@ def _in_a_row(start: Optional[int], n: int, lines: Any, ok: Callable[[int], Any]
     return False
 
 
+def _farthest_is(start: Optional[int], steps: List[Optional[int]], values: List[Any],
+                 value: Any) -> Optional[int]:
+    """``_farthest`` where a space is ok when its value in ``values`` (one
+    per space) is ``value``."""
+    if start is None:
+        return None
+    here, left = start, len(steps)
+    while left > 0:
+        i = steps[here]
+        if i is None or i == start or values[i] != value:
+            break
+        here, left = i, left - 1
+    return here
+
+
+def _in_a_row_is(start: Optional[int], n: int, lines: Any, values: List[Any], value: Any) -> bool:
+    """``_in_a_row`` where a space is ok when its value in ``values`` (one
+    per space) is ``value``."""
+    if start is None or values[start] != value:
+        return False
+    most = len(lines[0][0]) if lines else 0
+    for forward, back in lines:
+        run = 1
+        for steps in (forward, back):
+            i = steps[start]
+            while i is not None and run < n and run < most and i != start and values[i] == value:
+                run += 1
+                i = steps[i]
+        if run >= n:
+            return True
+    return False
+
+
 #: All that generated code can name (no builtins beyond these).
 def _scale_row(lows: Sequence[int], highs: Sequence[int], values: Sequence[Any], v: Any) -> Any:
     """What a scale prints beside value ``v`` of its stat: the row whose
@@ -279,7 +312,8 @@ def _seat(player: Any) -> int:
 
 
 GENERATED_ENV: Dict[str, Any] = {
-    "_seat": _seat, "_reveal": _reveal, "_in_a_row": _in_a_row, "_farthest": _farthest, "_connected": _connected, "_distance": _distance, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
+    "_seat": _seat, "_reveal": _reveal, "_in_a_row": _in_a_row, "_farthest": _farthest,
+    "_in_a_row_is": _in_a_row_is, "_farthest_is": _farthest_is, "_connected": _connected, "_distance": _distance, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,

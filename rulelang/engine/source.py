@@ -90,13 +90,92 @@ class Source:
         prog = self.ctx.prog
         if field in prog.piece_slot[pset]:
             base, K, k = prog.piece_base[pset], prog.piece_K[pset], prog.piece_slot[pset][field]
-            return self._or_none(f"st.g[{base} + {x} * {K} + {k}]", x)
+            return self._or_none(f"st.g[{codegen.slot(x, K, base + k)}]", x)
         table = prog.piece_attr[pset].get(field)
         return "None" if table is None else self._or_none(f"{self.const(table)}[{x}]", x)
 
     def card_field(self, x: str, prop: str) -> str:
         """Property ``prop`` of the card whose id is the value of source ``x``."""
         return self._or_none(f"{self.const(self.ctx.prog.card_table(prop))}[{x}]", x)
+
+    def looked_at(self, pset: str, var: str, cond: Optional[ir.Expr]
+                  ) -> Tuple[str, str, Optional[Tuple[int, ...]]]:
+        """(the pieces of ``pset`` to look at, `` if COND`` about the one in
+        Python variable ``var``, and those pieces themselves when they are
+        fixed), for a loop over the pieces that meet ``cond``.  The parts
+        of an 'and' that read only what never changes (a space's ``y``, a
+        value printed on a piece) are decided here, once: the loop goes over
+        a constant tuple of the pieces that meet them (an index, not a scan:
+        ``cells where y is 6 and disc is none`` looks at one row), and asks
+        the rest of each."""
+        n = len(self.ctx.prog.piece_names[pset])
+        if cond is None:
+            return f"range({n})", "", None
+        keep: Optional[Tuple[int, ...]] = None
+        rest: List[ir.Expr] = []
+        for part in _conjuncts(cond):
+            meet = self._fixed_among(pset, part)
+            if meet is None:
+                rest.append(part)
+            else:
+                keep = meet if keep is None else tuple(i for i in keep if i in set(meet))
+        if keep is None:
+            return f"range({n})", self.where(pset, var, cond), None
+        if not rest:
+            return self.const(keep), "", keep
+        self.ctx.piece_scope.append((pset, var))
+        try:
+            where = " if " + " and ".join(self.cond(part) for part in rest)
+        finally:
+            self.ctx.piece_scope.pop()
+        return self.const(keep), where, None
+
+    def piece_column(self, pset: str, var: str, cond: ir.Expr) -> Optional[Tuple[str, str]]:
+        """(the list of every piece's value of a field, the value), when
+        ``cond`` is ``FIELD is VALUE`` about the piece in ``var`` and VALUE
+        does not depend on it: a count or a search is then one slice of
+        the state (``st.g[a:b:K]``), no loop (as ``player_column``)."""
+        if not isinstance(cond, ir.Compare) or cond.op != "==" or not isinstance(cond.left, ir.Name):
+            return None
+        prog = self.ctx.prog
+        k = prog.piece_slot[pset].get(cond.left.name)
+        if k is None:
+            return None
+        self.ctx.piece_scope.append((pset, var))
+        try:
+            left, value = self.src(cond.left), self.src(cond.right)
+        finally:
+            self.ctx.piece_scope.pop()
+        base, K, n = prog.piece_base[pset], prog.piece_K[pset], len(prog.piece_names[pset])
+        if left != f"st.g[{codegen.slot(var, K, base + k)}]" or re.search(rf"\b{var}\b", value):
+            return None
+        start = base + k
+        step = "" if K == 1 else f":{K}"
+        return f"st.g[{start}:{start + (n - 1) * K + 1}{step}]", value
+
+    def _fixed_among(self, pset: str, part: ir.Expr) -> Optional[Tuple[int, ...]]:
+        """The pieces of ``pset`` that meet ``part``, when ``part`` reads
+        nothing that can change (no state, no frame, no variable of a loop
+        around it; its source is tried on every piece here, and anything
+        else is None, so it is asked at run time as before)."""
+        var = self.temp()
+        self.ctx.piece_scope.append((pset, var))
+        try:
+            src = self.cond(part)
+        except Exception:       # (a part the compiler cannot write alone)
+            return None
+        finally:
+            self.ctx.piece_scope.pop()
+        if re.search(r"\b(st|fr)\b", src):
+            return None
+        n = len(self.ctx.prog.piece_names[pset])
+        env = {k: v for k, v in self.ctx.prog.gen_env.items() if k not in ("st", "fr")}
+        try:
+            found = eval(compile(f"tuple({var} for {var} in range({n}) if {src})",
+                                 "<rulelang fixed part>", "eval"), env)
+        except Exception:       # (a free name, or a value it cannot compare: asked at run time)
+            return None
+        return found
 
     def where(self, pset: str, var: str, cond: Optional[ir.Expr]) -> str:
         """`` if COND`` about the piece of ``pset`` in Python variable
@@ -139,7 +218,7 @@ class Source:
         if kind == resolve.LOCAL:
             return f"fr[{ctx.locals[name]}]"
         if kind == resolve.PLAYER:
-            return f"st.v[{self.player} * {prog.K} + {prog.pslot[name]}]"
+            return f"st.v[{codegen.slot(self.player, prog.K, prog.pslot[name])}]"
         if kind == resolve.GLOBAL:
             return f"st.g[{prog.gslot[name]}]"
         if kind == resolve.CONST:
@@ -161,7 +240,7 @@ class Source:
         held = prog.holder(e.obj) if e.obj not in ctx.locals else None
         if held is not None:        # a global holding a piece or space
             return self.piece_field(held, f"st.g[{prog.gslot[e.obj]}]", e.name)
-        return f"st.v[{ctx.player_of(e.obj)} * {prog.K} + {prog.pslot[e.name]}]"
+        return f"st.v[{codegen.slot(ctx.player_of(e.obj), prog.K, prog.pslot[e.name])}]"
 
     def s_BinOp(self, e: ir.BinOp) -> str:
         a, b = self.src(e.left), self.src(e.right)
@@ -178,6 +257,8 @@ class Source:
         a, b = self.src(e.left), self.src(e.right)
         op = codegen.operator(e.op)
         if op in ("==", "!="):
+            if "None" in (a, b):    # (values are numbers, words, yes/no, tuples or none)
+                return f"({a} {'is' if op == '==' else 'is not'} {b})"
             return f"({a} {op} {b})"
         # An order needs two values (none is below nothing): a side that is
         # never none needs no test.
@@ -314,10 +395,20 @@ class Source:
         if e.cond is None:
             return {"count": str(n), "any": repr(n > 0), "none": repr(n == 0)}[e.quantifier]
         var = self.temp()
-        where = self.where(e.pieces, var, e.cond)
+        column = self.piece_column(e.pieces, var, e.cond)
+        if column is not None:
+            values, value = column
+            if e.quantifier == "count":
+                return f"{values}.count({value})"
+            return f"({value} {'in' if e.quantifier == 'any' else 'not in'} {values})"
+        among, where, fixed = self.looked_at(e.pieces, var, e.cond)
+        if fixed is not None:
+            return {"count": str(len(fixed)), "any": repr(bool(fixed)),
+                    "none": repr(not fixed)}[e.quantifier]
         if e.quantifier == "count":
-            return f"sum([1 for {var} in range({n}){where}])"
-        found = f"any([True for {var} in range({n}){where}])"
+            return f"sum([1 for {var} in {among}{where}])"
+        # (stops at the first piece that meets it)
+        found = f"any(True for {var} in {among}{where})"
         return f"(not {found})" if e.quantifier == "none" else found
 
     def about_a_space(self, pset: str, cond: ir.Expr) -> str:
@@ -356,8 +447,11 @@ class Source:
         """``farthest south of s where …``: walked step by step (``_farthest``)."""
         ctx = self.ctx
         pset, x = ctx.piece_locals[e.space], f"fr[{ctx.locals[e.space]}]"
-        return f"_farthest({x}, {self.const(ctx.prog.board_step[pset][e.direction])}, " \
-               f"{self.about_a_space(pset, e.cond)})"
+        steps = self.const(ctx.prog.board_step[pset][e.direction])
+        column = self.piece_column(pset, self.temp(), e.cond)
+        if column is not None:      # (each space's value in a list, no function per space)
+            return f"_farthest_is({x}, {steps}, {column[0]}, {column[1]})"
+        return f"_farthest({x}, {steps}, {self.about_a_space(pset, e.cond)})"
 
     def s_Connected(self, e: ir.Connected) -> str:
         """``connected from s where … reaches …``: the group grown from the
@@ -387,23 +481,32 @@ class Source:
         board's size."""
         ctx = self.ctx
         pset, x = ctx.piece_locals[e.space], f"fr[{ctx.locals[e.space]}]"
-        return f"_in_a_row({x}, {self.src(e.count)}, {self.const(ctx.prog.board_lines[pset])}, " \
-               f"{self.about_a_space(pset, e.cond)})"
+        lines = self.const(ctx.prog.board_lines[pset])
+        column = self.piece_column(pset, self.temp(), e.cond)
+        if column is not None:      # (each space's value in a list, no function per space)
+            return f"_in_a_row_is({x}, {self.src(e.count)}, {lines}, {column[0]}, {column[1]})"
+        return f"_in_a_row({x}, {self.src(e.count)}, {lines}, {self.about_a_space(pset, e.cond)})"
 
     def s_PieceExtreme(self, e: ir.PieceExtreme) -> str:
         """``highest / lowest X among workers [where …]`` (none with no
         piece, or none with a value)."""
-        n = len(self.ctx.prog.piece_names[e.pieces])
         var, v = self.temp(), self.temp()
-        where = self.where(e.pieces, var, e.cond)
+        among, where, _ = self.looked_at(e.pieces, var, e.cond)
         self.ctx.piece_scope.append((e.pieces, var))
         try:
             value = self.src(e.value)
         finally:
             self.ctx.piece_scope.pop()
         pick = "max" if e.which == "highest" else "min"
-        return f"{pick}([{v} for {var} in range({n}){where} if ({v} := {value}) is not None] " \
+        return f"{pick}([{v} for {var} in {among}{where} if ({v} := {value}) is not None] " \
                f"or (None,))"
+
+
+def _conjuncts(e: ir.Expr) -> List[ir.Expr]:
+    """The parts of ``e`` joined by 'and' (``e`` alone when it is no 'and')."""
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def _never_none(e: ir.Expr) -> bool:
