@@ -159,12 +159,16 @@ def test_a_document_whose_link_names_no_space_is_refused():
 
 def test_the_hand_written_twins_play_the_same_games():
     """benchmarks/twins/ (what the engine is timed against) play by the same
-    rules: the twin of Tic-tac-toe gives the known odds, and the twins of
+    rules: the twin of Tic-tac-toe gives the known odds, the twins of
     Connect Four, Hex and Hare and Hounds the engine's first-player share, within four
-    standard deviations of 3000 games each."""
+    standard deviations of 3000 games each, and the twins of the games scored
+    in points, chips or dice the engine's mean score of the first seat, within
+    four standard errors of the difference."""
+    import statistics
     import sys
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from twins import connect_four, hare_and_hounds, tic_tac_toe
+    from twins import (blackjack, connect_four, goofspiel, hare_and_hounds, kuhn_poker, liars_dice, nim,
+                       pig, tic_tac_toe)
     from twins import hex as hex_twin
     n = 3000
     got = Counter(tuple(tic_tac_toe.playout(i)) for i in range(n))
@@ -175,6 +179,13 @@ def test_the_hand_written_twins_play_the_same_games():
         twin = sum(twin_of.playout(i)[0] for i in range(n)) / n
         engine = sum(r.scores[0] for r in rulelang.load(path).playouts(n, seed=11)) / n
         assert abs(twin - engine) < 4 * (2 * 0.25 / n) ** 0.5, path.name
+    for twin_of in (pig, nim, goofspiel, blackjack, kuhn_poker, liars_dice):
+        name = twin_of.__name__.split(".")[-1]
+        game = rulelang.load(ROOT / "examples" / f"{name}.rules")
+        twin = [twin_of.playout(i, game.min_players)[0] for i in range(n)]
+        engine = [r.scores[0] for r in game.playouts(n, seed=11, players=game.min_players)]
+        spread = ((statistics.variance(twin) + statistics.variance(engine)) / n) ** 0.5
+        assert abs(statistics.mean(twin) - statistics.mean(engine)) < 4 * spread, name
 
 
 HEX = ROOT / "examples" / "hex.rules"

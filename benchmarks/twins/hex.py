@@ -33,14 +33,15 @@ def playout(seed: int, players: int = 2) -> list:
     empty = [(x, y) for y in range(1, SIZE + 1) for x in range(1, SIZE + 1)]
     seat, turn = 0, 0
     while True:
-        if turn == 1 and rng.randrange(2) == 0:        # the swap rule
+        if turn == 1 and rng.choice(("yes", "no")) == "yes":        # the swap rule
             (x, y), = board
             del board[(x, y)]
             empty.append((x, y))
             empty.remove((y, x))
             board[(y, x)] = 1
         else:
-            here = empty.pop(rng.randrange(len(empty)))
+            here = rng.choice(empty)
+            empty.remove(here)
             board[here] = seat
             if _joined(board, here, seat):
                 return [int(s == seat) for s in range(players)]

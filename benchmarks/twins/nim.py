@@ -9,7 +9,7 @@ def playout(seed: int, players: int = 2) -> list:
     rng = random.Random(seed)
     heap, seat = 21, 0
     while True:
-        heap -= rng.randint(1, min(3, heap))
+        heap -= rng.choice(range(1, min(3, heap) + 1)) if heap > 1 else 1   # one left: no decision
         if heap == 0:
             return [int(s == seat) for s in range(players)]
         seat = 1 - seat

@@ -19,7 +19,7 @@ def playout(seed: int, players: int = 2) -> list:
                 held = 0
                 break
             held += face
-            if banked[seat] + held < TARGET and rng.randrange(2) == 1:   # "Roll again": no
+            if banked[seat] + held < TARGET and rng.choice(("yes", "no")) == "no":   # "Roll again"
                 break
         banked[seat] += held
         if banked[seat] >= TARGET:
