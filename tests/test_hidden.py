@@ -287,3 +287,23 @@ def test_moves_that_name_a_hidden_card_are_caught(monkeypatch):
         return found
     monkeypatch.setattr(visibility.Sight, "moves", moves)
     assert failed(quick()) & {"hidden", "view"}
+
+
+def test_only_a_choice_the_chooser_may_not_see_is_checked_as_it_comes():
+    """The check that a chooser sees the cards (above) is made at run time
+    only where it can fail: a choice from one's own hidden hand needs none
+    (its owner sees it), one from another seat's hand or a shared hidden
+    pile keeps it (issue 20: the check was a cost at every decision)."""
+    from rulelang.engine.ops.choices import ChooseCardsOp, ChooseOneOfOp
+    guards = {}
+    for pile in ("hand", "hand of p", "vault"):
+        g = rulelang.loads(TWO_HANDS.replace(
+            'choose up to 1 cards from hand as picked "play"\n        move picked from hand to table',
+            f'for each other player as p {{ choose one card from {pile} as peek "peek" }}'),
+            "blind.rules")
+        ops = [op for code in g.prog.codes for op in code if isinstance(op, ChooseOneOfOp)]
+        guards[pile] = [op.guard is not None for op in ops]
+    assert guards == {"hand": [False], "hand of p": [True], "vault": [True]}
+    own = rulelang.loads(TWO_HANDS, "own.rules")
+    assert [op.guard for code in own.prog.codes for op in code
+            if isinstance(op, ChooseCardsOp)] == [False]

@@ -349,7 +349,7 @@ class Ctx(Seen):
         self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, c: st.prog.card_labels[c],
                                   var, s.prompt or "choose a card",
                                   prefix=f"{s.prompt}: " if s.prompt else "", pile=pile,
-                                  secret=s.secret))
+                                  secret=s.secret, guard=self.prog.chooser_may_not_see(s.pile)))
 
     def s_ForEachCard(self, s: ir.ForEachCard) -> None:
         var = self.local(s.var, CARD)
@@ -479,7 +479,7 @@ class Ctx(Seen):
         op = self.emit(O.ChooseCardsOp(self.where(s), self.expr(s.low), self.expr(s.high),
                                        self.pile(s.pile), slot, s.prompt or s.var))
         op.fixed = isinstance(s.low, ir.Num) and isinstance(s.high, ir.Num)
-        op.guard = self.prog.may_hide(s.pile)
+        op.guard = self.prog.chooser_may_not_see(s.pile)
 
     def choices(self, choose: O.ChooseOneOp, choices: Sequence[ir.Choice]) -> None:
         ends: List[O.Jump] = []

@@ -8,6 +8,7 @@ compares, saves and pickles: kept apart from the machine that makes them
 
 from __future__ import annotations
 
+import operator
 from fractions import Fraction
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
@@ -15,33 +16,32 @@ import attrs
 
 from .visibility import SeenBy, sees
 
+_new_tuple = tuple.__new__
+_field = operator.itemgetter
 
-class Move:
+
+class Move(tuple):  # type: ignore[type-arg]
     """One legal decision (or chance outcome).  ``label`` is unique among
     the moves legal at that point; ``probability`` is set at chance nodes.
     Two moves are equal when label, player and probability are.  A move is
-    immutable: the engine keeps and shares the moves it hands out (a plain
-    slotted class: a move list is made at every decision, so it is kept
-    cheap)."""
+    immutable: the engine keeps and shares the moves it hands out.  (A
+    tuple underneath, made in one step: a move list is made at every
+    decision, so it is kept cheap; its fields are read by name.)"""
 
-    __slots__ = ("label", "player", "probability", "value", "_at")
+    __slots__ = ()
 
-    label: str
-    player: Optional[int]
-    probability: Optional[Fraction]
+    def __new__(cls, label: str, player: Optional[int], probability: Optional[Fraction] = None,
+                value: Any = None) -> Move:
+        return _new_tuple(cls, (label, player, probability, value, -1))
+
+    #: What the player sees and sends (unique among the moves legal then).
+    label: str = property(_field(0))  # type: ignore[assignment]
+    player: Optional[int] = property(_field(1))  # type: ignore[assignment]
+    probability: Optional[Fraction] = property(_field(2))  # type: ignore[assignment]
     #: What the op that listed the move takes when it is made (its ``resume``).
-    value: Any
+    value: Any = property(_field(3))
     #: Its place in the list of legal moves it was made for (-1: none).
-    _at: int
-
-    def __init__(self, label: str, player: Optional[int], probability: Optional[Fraction] = None,
-                 value: Any = None) -> None:
-        _set = object.__setattr__
-        _set(self, "label", label)
-        _set(self, "player", player)
-        _set(self, "probability", probability)
-        _set(self, "value", value)
-        _set(self, "_at", -1)   # its place in the list of legal moves it was made for
+    _at: int = property(_field(4))  # type: ignore[assignment]
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"a Move cannot be changed (its {name!r} is fixed)")
@@ -50,7 +50,7 @@ class Move:
         raise AttributeError(f"a Move cannot be changed (its {name!r} is fixed)")
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        return (Move, (self.label, self.player, self.probability, self.value))
+        return (Move, (self[0], self[1], self[2], self[3]))
 
     @staticmethod
     def _list(found: Iterable[Tuple[str, Optional[Fraction], Any]],
@@ -58,24 +58,24 @@ class Move:
         """Moves for an op's list of (label, probability, value), each
         knowing its place (so ``apply`` finds it at once)."""
         out = []
-        for i, (label, prob, value) in enumerate(found):
-            m = _new_move(Move)
-            _set_label(m, label)
-            _set_player(m, player)
-            _set_probability(m, prob)
-            _set_value(m, value)
-            _set_at(m, i)
-            out.append(m)
+        i = 0
+        for label, prob, value in found:
+            out.append(_new_tuple(Move, (label, player, prob, value, i)))
+            i += 1
         return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
-        return (self.label, self.player, self.probability) == \
-            (other.label, other.player, other.probability)
+        return self[0] == other[0] and self[1] == other[1] and self[2] == other[2]
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return not self == other
 
     def __hash__(self) -> int:
-        return hash((self.label, self.player, self.probability))
+        return hash((self[0], self[1], self[2]))
 
     def __repr__(self) -> str:
         return f"Move(label={self.label!r}, player={self.player!r}, probability={self.probability!r})"
@@ -92,13 +92,6 @@ class Move:
 
     def __str__(self) -> str:
         return self.label
-
-
-#: What ``Move._list`` makes a move with: the slots' own setters (a move is
-#: made at every decision, and ``__setattr__`` refuses every change).
-_new_move = object.__new__
-_set_label, _set_player, _set_probability, _set_value, _set_at = (
-    Move.__dict__[name].__set__ for name in Move.__slots__)
 
 
 @attrs.frozen

@@ -213,6 +213,16 @@ class Program:
         name = self.pile_key(ref)
         return name in self.deck_names or name in self.hidden_piles
 
+    def chooser_may_not_see(self, ref: ir.PileRef) -> bool:
+        """Whether the player in scope may be unable to see the cards of
+        the pile ``ref`` names (``may_hide``), so a choice among them must
+        be checked as it comes (``choices.refuse_blind``): not for the
+        chooser's own hidden pile (its hand), which its owner sees."""
+        if not self.may_hide(ref):
+            return False
+        own = ref.owner is None and ref.name in self.player_piles
+        return not (own and ref.name not in self.deck_names)
+
     def pile_key(self, ref: ir.PileRef) -> str:
         """The name a pile is kept under: ``actor.pile`` for an actor's."""
         return f"{ref.owner}.{ref.name}" if ref.owner in self.actor_names else ref.name

@@ -471,22 +471,25 @@ class ChooseOneOfOp(ChoiceOp):
     none, without a decision, when nothing matches.  ``label(st, x)`` names
     a thing in the log; a move's label is ``prefix`` and that name."""
 
-    __slots__ = ("matching", "label", "slot", "prompt", "prefix", "pile", "secret")
+    __slots__ = ("matching", "label", "slot", "prompt", "prefix", "pile", "secret", "guard")
     waits = True
 
     def __init__(self, where: Where, matching: Compiled, label: Callable[[St, int], str], slot: int,
                  prompt: str, prefix: str = "", pile: Optional[Compiled] = None,
-                 secret: bool = False) -> None:
+                 secret: bool = False, guard: bool = True) -> None:
         super().__init__(where)
         self.secret = secret
+        #: for a card from a pile the chooser may not see: the pile, checked
+        #: as the choice comes (``refuse_blind``)
+        self.guard = pile if guard else None
         self.matching, self.label, self.slot, self.prompt = matching, label, slot, prompt
         self.prefix = prefix
         #: for a card: fn(st, fr) -> the index of the pile it is chosen from
         self.pile = pile
 
     def run(self, st: St, fr: Frame) -> bool:
-        if self.pile is not None:
-            refuse_blind(self, st, fr, self.pile(st, fr))
+        if self.guard is not None:
+            refuse_blind(self, st, fr, self.guard(st, fr))
         if not self.matching(st, fr):
             fr[self.slot] = None
             fr[PC] += 1
