@@ -245,7 +245,10 @@ class Source:
     def s_BinOp(self, e: ir.BinOp) -> str:
         a, b = self.src(e.left), self.src(e.right)
         if e.op in ("and", "or"):
-            return f"(bool({a}) {codegen.operator(e.op)} bool({b}))"
+            # (a yes/no: a part that is one already needs no bool())
+            a = a if _is_yes_no(e.left) else f"bool({a})"
+            b = b if _is_yes_no(e.right) else f"bool({b})"
+            return f"({a} {codegen.operator(e.op)} {b})"
         if e.op in ("/", "%"):
             return f"{'_div' if e.op == '/' else '_mod'}({a}, {b})"
         big = self.ctx.prog.limits.max_number
@@ -296,7 +299,7 @@ class Source:
         """The value of a rule that only works out a value, called inline
         for the player in scope (``values.ValueRule``); any other rule's
         value was made first, by an op (``Ctx.hoist``)."""
-        fn = self.const(self.ctx.prog.value_rule(e.rule))
+        fn = self.const(self.ctx.prog.value_rule(e.rule).call)
         args = "".join(f", {self.src(a)}" for a in e.args)
         return f"{fn}(st, {self.player}{args})"
 
@@ -500,6 +503,13 @@ class Source:
         pick = "max" if e.which == "highest" else "min"
         return f"{pick}([{v} for {var} in {among}{where} if ({v} := {value}) is not None] " \
                f"or (None,))"
+
+
+def _is_yes_no(e: ir.Expr) -> bool:
+    """Whether the source of ``e`` always gives True or False (a
+    comparison, a 'not', 'and' / 'or', yes or no), so needs no bool()."""
+    return isinstance(e, (ir.Compare, ir.Not, ir.Bool)) or \
+        (isinstance(e, ir.BinOp) and e.op in ("and", "or"))
 
 
 def _conjuncts(e: ir.Expr) -> List[ir.Expr]:

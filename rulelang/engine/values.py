@@ -13,6 +13,7 @@ for its work as it starts, and its loops for each pass, as any code does.
 
 from __future__ import annotations
 
+import types
 from typing import Any, Callable, Dict, List, Optional
 
 from .. import ir
@@ -44,7 +45,8 @@ class ValueRule:
     the first time it is called (a pure rule may ask for another's value;
     each is written when first needed, so the order does not matter)."""
 
-    __slots__ = ("prog", "rule", "fn", "nlocals", "lines", "wheres", "rewrite", "extra")
+    __slots__ = ("prog", "rule", "fn", "nlocals", "lines", "wheres", "rewrite", "extra", "env",
+                 "call")
 
     def __init__(self, prog: Prog, rule: ir.Rule) -> None:
         self.prog, self.rule = prog, rule
@@ -57,10 +59,16 @@ class ValueRule:
         #: rewrites the body's lines, and what more the lines may name
         self.rewrite: Optional[Callable[[List[str]], List[str]]] = None
         self.extra: Dict[str, Any] = {}
+        #: What generated code calls: ``call(st, player, *values)``, one
+        #: plain function (no hop through this object): until the body is
+        #: written it writes it, then it takes the body's code as its own.
+        self.env: Dict[str, Any] = {"_rule": self}
+        self.call: Fn = types.FunctionType(_first_call.__code__, self.env,
+                                           "value_of_" + codegen.function_name(rule.name))
 
     def __call__(self, st: Any, player: Optional[int], *values: Any) -> Any:
         fn = self.fn if self.fn is not None else self.make()
-        return fn(st, [-1, 0, player, *values] + [None] * self.nlocals)
+        return fn(st, player, *values)
 
     def make(self) -> Fn:
         prog, rule = self.prog, self.rule
@@ -74,7 +82,11 @@ class ValueRule:
         self.nlocals = ctx.nlocals - len(rule.params)
         cost = CALL + prog.work.stmts(rule.body)
         name = "value_of_" + codegen.function_name(rule.name)
-        text = (f"def {name}(st, fr):\n"
+        # (the frame: [code, pc, the player, the values given, the lets])
+        args = "".join(f", _a{i}" for i in range(len(rule.params)))
+        frame = f"[-1, 0, _p{args}{', None' * self.nlocals}]"
+        text = (f"def {name}(st, _p{args}):\n"
+                f"    fr = {frame}\n"
                 f"    _lim = st.limits.max_steps\n"
                 f"    st.steps += {cost}\n"
                 f"    if st.steps > _lim:\n"
@@ -84,9 +96,18 @@ class ValueRule:
                 f"\n        raise RuleFault('rule {codegen.function_name(rule.name)} gave no value')\n"
                 f"    except (RulesetError, PureFault):\n        raise\n"
                 f"    except Exception as e:\n        {codegen.FAULT}\n")
-        env = {**prog.gen_env, "RulesetError": RulesetError, "_W": ctx.wheres,
-               "_L": codegen.line_table(text), **self.extra}
+        env = self.env
+        env.update(prog.gen_env)
+        env.update({"RulesetError": RulesetError, "_W": ctx.wheres,
+                    "_L": codegen.line_table(text), **self.extra})
         filename = codegen.register(prog, f"value of rule {rule.name}", text)
         exec(compile(text, filename, "exec"), env)
-        self.fn = env[name]
-        return self.fn
+        fn = self.fn = env[name]
+        self.call.__code__ = fn.__code__
+        return fn
+
+
+def _first_call(st: Any, player: Optional[int], *values: Any) -> Any:
+    """A pure rule's ``call`` before its body is written (its globals hold
+    the ``ValueRule`` as ``_rule``)."""
+    return _rule.make()(st, player, *values)  # type: ignore[name-defined]  # noqa: F821
