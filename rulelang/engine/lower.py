@@ -494,7 +494,11 @@ class Ctx(Seen):
         choose = self.emit(O.ChooseOneOp(self.where(s), [c.label for c in s.choices], [],
                                          s.prompt or "choose", secret=s.secret))
         if any(c.cond is not None for c in s.choices):
-            choose.conds = [None if c.cond is None else self.cond_expr(c.cond) for c in s.choices]
+            # (one function asks every condition: the choices offered now)
+            source = Source(self)
+            asks = ", ".join("True" if c.cond is None else source.cond(c.cond) for c in s.choices)
+            choose.conds = compiled(f"[*_compress(range({len(s.choices)}), ({asks},))]",
+                                    self.prog.gen_env)
         self.choices(choose, s.choices)
         choose.end = len(self.code)
 

@@ -20,7 +20,7 @@ from .. import ir
 from ..errors import RulesetError
 from . import codegen
 from . import ops as O
-from .kinds import Fn, Prog, Where
+from .kinds import Prog, Where
 from .lower import Ctx
 from .source import Source
 from .statements import PureBlock
@@ -50,7 +50,7 @@ class ValueRule:
 
     def __init__(self, prog: Prog, rule: ir.Rule) -> None:
         self.prog, self.rule = prog, rule
-        self.fn: Optional[Fn] = None
+        self.fn: Optional[Callable[..., Any]] = None
         self.nlocals = 0
         #: the body's lines and the places their comments name, once written
         self.lines: List[str] = []
@@ -63,14 +63,14 @@ class ValueRule:
         #: plain function (no hop through this object): until the body is
         #: written it writes it, then it takes the body's code as its own.
         self.env: Dict[str, Any] = {"_rule": self}
-        self.call: Fn = types.FunctionType(_first_call.__code__, self.env,
+        self.call: Callable[..., Any] = types.FunctionType(_first_call.__code__, self.env,
                                            "value_of_" + codegen.function_name(rule.name))
 
     def __call__(self, st: Any, player: Optional[int], *values: Any) -> Any:
         fn = self.fn if self.fn is not None else self.make()
         return fn(st, player, *values)
 
-    def make(self) -> Fn:
+    def make(self) -> Callable[..., Any]:
         prog, rule = self.prog, self.rule
         ctx = Ctx(prog, None, f"rule {rule.name}")
         ctx.params(rule)

@@ -258,13 +258,15 @@ class ChooseOneOp(Op):
         self.targets = targets
         self.prompt = prompt
         self.option = option
-        self.conds: Optional[List[Optional[Compiled]]] = None
+        #: fn(st, fr) -> the indexes of the choices offered now (when some
+        #: have an ``if``)
+        self.conds: Optional[Compiled] = None
         self.end: Optional[int] = None
 
     def offered(self, st: St, fr: Frame) -> Sequence[int]:
         if self.conds is None:
             return range(len(self.labels))
-        return [i for i, c in enumerate(self.conds) if c is None or c(st, fr)]
+        return self.conds(st, fr)
 
     def run(self, st: St, fr: Frame) -> bool:
         if self.option is not None:
