@@ -101,3 +101,29 @@ def test_connect_four_walks_answer_as_the_plain_walks(seed):
         b.apply(m.label)
         assert a.g == b.g
     assert a.is_over and b.is_over and a.result() == b.result()
+
+
+TIC = ROOT / "examples" / "tic_tac_toe.rules"
+
+
+def test_what_a_waiting_choice_offers_is_never_stale():
+    """A choice keeps what it offers as it starts waiting (so the moves are
+    not worked out twice), but a change from outside the rules (a tool
+    setting a space), a clone, a failed move and a restored save all ask
+    again: the moves are always those of the state as it is."""
+    game = rulelang.load(TIC)
+    st = game.new_game(seed=1)
+    st.apply("b2")
+    offered = lambda s: sorted(m.label for m in s.legal_moves())  # noqa: E731
+    choices = lambda s: sorted(  # noqa: E731
+        s.prog.piece_names["cells"][i]
+        for i in s.prog.codes[s.stack[-1][0]][s.stack[-1][1]].choices(s, s.stack[-1]))
+    assert "a1" in offered(st) and "a1" in choices(st)
+    st.set_piece("cells", "a1", "mark", 0)
+    assert "a1" not in offered(st) and "a1" not in choices(st)
+    twin = st.clone()
+    twin.set_piece("cells", "c3", "mark", 0)
+    assert "c3" not in offered(twin) and "c3" not in choices(twin)
+    assert "c3" in offered(st) and "c3" in choices(st)
+    back = game.restore(st.to_json())
+    assert offered(back) == offered(st) and choices(back) == choices(st)

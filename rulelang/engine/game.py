@@ -220,7 +220,7 @@ class Game:
         st.over = None
         st.options = dict(options) if options else None
         st.round = 0
-        st._moves = None
+        st._moves = st.offer = None
         return st
 
     def playouts(self, n: int, seed: int = 0, players: Optional[int] = None,

@@ -56,7 +56,8 @@ class State:
     __slots__ = ("game", "prog", "n", "explicit", "seed", "rng", "v", "g", "piles",
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
-                 "limits", "logging", "_moves", "chance_record", "steps", "hist", "shown")
+                 "limits", "logging", "_moves", "chance_record", "steps", "hist", "shown",
+                 "offer")
 
     #: The ``game.Game`` that made it (``Any`` to mypy: game.py imports this module).
     game: Gm
@@ -96,6 +97,11 @@ class State:
     limits: Limits
     logging: bool
     _moves: Optional[Legal]
+    #: (the frame of the op waiting now, what it offers: the values of its
+    #: moves, as its ``choices``), set as it starts waiting so the moves are
+    #: not worked out twice; None when not known.  Anything that changes
+    #: the state from outside the rules (as for ``_moves``) sets it to None.
+    offer: Optional[Tuple[Frame, Sequence[Any]]]
     chance_record: Optional[List[str]]
     #: The work done since this move began (``Limits.max_steps``).
     steps: int
@@ -183,7 +189,7 @@ class State:
         before = self._snapshot()
         record = self.chance_record
         recorded = 0 if record is None else len(record)
-        self._moves = None
+        self._moves = self.offer = None
         try:
             go = op.resume(self, self.stack[-1], found.value)
             if go:
@@ -228,7 +234,7 @@ class State:
     #: order ``_snapshot`` holds it.
     _CHANGING = ("rng", "v", "g", "piles", "stack", "waiting", "actor", "rerolling",
                  "turn_player", "round", "order_pos", "skips", "test", "over", "log_tail",
-                 "_moves", "steps", "hist", "shown")
+                 "_moves", "steps", "hist", "shown", "offer")
 
     def _snapshot(self) -> Snapshot:
         """What ``_back_to`` needs to undo a failed ``apply``: the values of
@@ -237,13 +243,14 @@ class State:
         return (self.rng, self.v[:], self.g[:], list(map(list.copy, self.piles)),
                 list(map(list.copy, self.stack)), self.waiting, self.actor, self.rerolling,
                 self.turn_player, self.round, self.order_pos, self.skips, self.test, self.over,
-                self.log_tail, self._moves, self.steps, self.hist, self.shown)
+                self.log_tail, self._moves, self.steps, self.hist, self.shown, self.offer)
 
     def _back_to(self, snapshot: Snapshot) -> None:
         """This state again exactly as it was when ``snapshot`` was taken."""
         (self.rng, self.v, self.g, self.piles, self.stack, self.waiting, self.actor,
          self.rerolling, self.turn_player, self.round, self.order_pos, self.skips, self.test,
-         self.over, self.log_tail, self._moves, self.steps, self.hist, self.shown) = snapshot
+         self.over, self.log_tail, self._moves, self.steps, self.hist, self.shown,
+         self.offer) = snapshot
 
     def result(self) -> Result:
         prog = self.prog
@@ -294,6 +301,7 @@ class State:
         c.limits = self.limits
         c.logging = self.logging
         c._moves = self._moves      # immutable once made: a clone shares it
+        c.offer = None              # (its frames are copies)
         c.chance_record = None
         c.steps = 0
         c.hist = self.hist
@@ -367,7 +375,7 @@ class State:
     def set_stat(self, name: str, value: Any, player: Optional[int] = None) -> None:
         """Set a stat directly (for tests and tools; no triggers run)."""
         prog = self.prog
-        self._moves = None
+        self._moves = self.offer = None
         if player is not None:
             self.v[player * prog.K + prog.pslot[name]] = value
         else:
@@ -395,7 +403,7 @@ class State:
         prog = self.prog
         i = prog.piece_names[pieces].index(name)
         k = prog.piece_slot[pieces][field]
-        self._moves = None
+        self._moves = self.offer = None
         self.g[prog.piece_base[pieces] + i * prog.piece_K[pieces] + k] = value
 
     def pile(self, name: str, player: Optional[int] = None) -> List[str]:
@@ -409,7 +417,7 @@ class State:
             if card not in self.prog.card_by_name:
                 raise KeyError(f"no card named {card!r}")
             ids.append(self.prog.card_by_name[card])
-        self._moves = None
+        self._moves = self.offer = None
         self.piles[self._pile_index(name, player)][:] = ids
 
     def _pile_index(self, name: str, player: Optional[int]) -> int:
@@ -497,9 +505,11 @@ class State:
             self.log_tail = logged(self, LogEntry(self.round, player, kind, text, value, public,
                                                   seen_by, public_value))
 
-    def wait(self, kind: int, actor: Optional[int]) -> None:
+    def wait(self, kind: int, actor: Optional[int], offer: Optional[Tuple[Frame, Sequence[Any]]] = None
+             ) -> None:
         self.waiting = kind
         self.actor = actor
+        self.offer = offer
         self.steps = 0      # the work of this move ends here (the next begins with its resume)
 
     def clear_wait(self) -> None:

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 from ..kinds import Compiled, Frame, St, Where, Writer
 from ..visibility import EVERYONE, either, pile_name, pile_seen_by, seen_by_pile, sees
-from .base import (LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves, Op,
-                   RuleFault, rand_below, spend)
+from .base import (LOCALS, MOST_KEPT, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves,
+                   Op, RuleFault, rand_below, spend)
 
 #: What ``ChooseCardsOp`` keeps for a hand and bounds: (the moves, their
 #: values, player -> the move objects made for them).
@@ -266,6 +266,9 @@ class ChooseOneOp(Op):
     def offered(self, st: St, fr: Frame) -> Sequence[int]:
         if self.conds is None:
             return range(len(self.labels))
+        offer = st.offer
+        if offer is not None and offer[0] is fr:    # (as it started waiting)
+            return offer[1]
         return self.conds(st, fr)
 
     def run(self, st: St, fr: Frame) -> bool:
@@ -273,10 +276,14 @@ class ChooseOneOp(Op):
             preset = st.preset_option(self.option, fr[PLAYER])
             if preset is not None:
                 return self._pick(st, fr, self.labels.index(preset))
-        if self.conds is not None and not self.offered(st, fr):
+        if self.conds is None:
+            st.wait(WAIT_DECISION, fr[PLAYER])
+            return False
+        offered = self.conds(st, fr)
+        if not offered:
             fr[PC] = self.end
             return True
-        st.wait(WAIT_DECISION, fr[PLAYER])
+        st.wait(WAIT_DECISION, fr[PLAYER], (fr, offered))
         return False
 
     def moves(self, st: St, fr: Frame) -> Moves:
@@ -492,20 +499,37 @@ class ChooseOneOfOp(ChoiceOp):
     def run(self, st: St, fr: Frame) -> bool:
         if self.guard is not None:
             refuse_blind(self, st, fr, self.guard(st, fr))
-        if not self.matching(st, fr):
+        found = self.matching(st, fr)
+        if not found:
             fr[self.slot] = None
             fr[PC] += 1
             return True
-        st.wait(WAIT_DECISION, fr[PLAYER])
+        st.wait(WAIT_DECISION, fr[PLAYER], (fr, found))
         return False
 
     def moves(self, st: St, fr: Frame) -> Moves:
-        return [(self.prefix + self.label(st, x), None, x) for x in self.matching(st, fr)]
+        return [(self.prefix + self.label(st, x), None, x) for x in self.choices(st, fr)]
+
+    def move_list(self, st: St, fr: Frame, player: Optional[int],
+                  make: Callable[[Any, Optional[int]], Any]) -> Any:
+        found = self.choices(st, fr)
+        key = (tuple(found), player)    # (a thing's label never changes)
+        kept = self.kept
+        made = kept.get(key)
+        if made is None:
+            if len(kept) >= MOST_KEPT:
+                kept.clear()
+            made = kept[key] = make([(self.prefix + self.label(st, x), None, x) for x in found],
+                                    player)
+        return made
 
     def move_key(self, st: St, fr: Frame) -> Any:
-        return tuple(self.matching(st, fr))     # (a thing's label never changes)
+        return tuple(self.choices(st, fr))     # (a thing's label never changes)
 
     def choices(self, st: St, fr: Frame) -> Sequence[Any]:
+        offer = st.offer
+        if offer is not None and offer[0] is fr:    # (as it started waiting)
+            return offer[1]
         return self.matching(st, fr)
 
     def shown(self, st: St, value: Any) -> str:
