@@ -54,11 +54,12 @@ class Move(tuple):  # type: ignore[type-arg]
 
     @staticmethod
     def _list(found: Iterable[Tuple[str, Optional[Fraction], Any]],
-              player: Optional[int]) -> List[Move]:
+              player: Optional[int], start: int = 0) -> List[Move]:
         """Moves for an op's list of (label, probability, value), each
-        knowing its place (so ``apply`` finds it at once)."""
+        knowing its place (so ``apply`` finds it at once), counted from
+        ``start``."""
         out = []
-        i = 0
+        i = start
         for label, prob, value in found:
             out.append(_new_tuple(Move, (label, player, prob, value, i)))
             i += 1

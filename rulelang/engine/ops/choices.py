@@ -11,6 +11,9 @@ from ..visibility import EVERYONE, either, pile_name, pile_seen_by, seen_by_pile
 from .base import (LOCALS, MOST_KEPT, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves,
                    Op, RuleFault, rand_below, spend)
 
+#: The most moves one ``ChooseOneOfOp`` keeps made (past it, it starts again).
+MOST_ONES = 4096
+
 #: What ``ChooseCardsOp`` keeps for a hand and bounds: (the moves, their
 #: values, player -> the move objects made for them).
 _Cached = Tuple[Moves, List[Any], Dict[Optional[int], Any]]
@@ -480,7 +483,7 @@ class ChooseOneOfOp(ChoiceOp):
     none, without a decision, when nothing matches.  ``label(st, x)`` names
     a thing in the log; a move's label is ``prefix`` and that name."""
 
-    __slots__ = ("matching", "label", "slot", "prompt", "prefix", "pile", "secret", "guard")
+    __slots__ = ("matching", "label", "slot", "prompt", "prefix", "pile", "secret", "guard", "ones")
     waits = True
 
     def __init__(self, where: Where, matching: Compiled, label: Callable[[St, int], str], slot: int,
@@ -491,6 +494,8 @@ class ChooseOneOfOp(ChoiceOp):
         #: for a card from a pile the chooser may not see: the pile, checked
         #: as the choice comes (``refuse_blind``)
         self.guard = pile if guard else None
+        #: (thing, place in the list, player) -> its move (``move_list``)
+        self.ones: Dict[Tuple[Any, int, Optional[int]], Any] = {}
         self.matching, self.label, self.slot, self.prompt = matching, label, slot, prompt
         self.prefix = prefix
         #: for a card: fn(st, fr) -> the index of the pile it is chosen from
@@ -511,7 +516,7 @@ class ChooseOneOfOp(ChoiceOp):
         return [(self.prefix + self.label(st, x), None, x) for x in self.choices(st, fr)]
 
     def move_list(self, st: St, fr: Frame, player: Optional[int],
-                  make: Callable[[Any, Optional[int]], Any]) -> Any:
+                  make: Callable[..., Any]) -> Any:
         found = self.choices(st, fr)
         key = (tuple(found), player)    # (a thing's label never changes)
         kept = self.kept
@@ -519,8 +524,19 @@ class ChooseOneOfOp(ChoiceOp):
         if made is None:
             if len(kept) >= MOST_KEPT:
                 kept.clear()
-            made = kept[key] = make([(self.prefix + self.label(st, x), None, x) for x in found],
-                                    player)
+            # Each move too is made once: the move for a thing, a player and
+            # a place in the list is always the same (``ones``).
+            ones = self.ones
+            if len(ones) >= MOST_ONES:
+                ones.clear()
+            made = []
+            for i, x in enumerate(found):
+                one = ones.get((x, i, player))
+                if one is None:
+                    one = ones[x, i, player] = make(
+                        ((self.prefix + self.label(st, x), None, x),), player, i)[0]
+                made.append(one)
+            kept[key] = made
         return made
 
     def move_key(self, st: St, fr: Frame) -> Any:
