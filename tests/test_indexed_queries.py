@@ -127,3 +127,45 @@ def test_what_a_waiting_choice_offers_is_never_stale():
     assert "c3" in offered(st) and "c3" in choices(st)
     back = game.restore(st.to_json())
     assert offered(back) == offered(st) and choices(back) == choices(st)
+
+
+ARITH = '''game "Sums"
+players 1
+const step = 3
+per player { low 0 min 0 max 9  high 0 min -5 max 20  free 0  total 0  far 0 }
+turn {
+    phase p {
+        total = low + high * step
+        far = free + free + 1
+        free += 800000
+        low += 4
+        if free >= 2400000: end game "done"
+        high = 20
+    }
+}
+'''
+
+
+def test_arithmetic_on_bounded_values_needs_no_check_and_gives_the_same():
+    """'low + high * step' with low in 0..9, high in -5..20 and a constant
+    cannot pass Limits.max_number: it is written without the check; 'free +
+    free + 1' (free has no bounds) keeps it, and past the limit it still
+    stops the game with the limit's message; '+=' keeps its clamp."""
+    from rulelang import Limits, RulesetRuntimeError
+    game = rulelang.loads(ARITH)
+    prog = game.prog
+    src = codegen.source_of(prog, prog.code_names.index("the turn"))
+    line = next(ln for ln in src.splitlines() if "st.v[fr[2] * 5 + 3] =" in ln)
+    assert "(st.v[fr[2] * 5] + (st.v[fr[2] * 5 + 1] * 3))" in line and "_big(" not in line
+    far = next(ln for ln in src.splitlines() if "st.v[fr[2] * 5 + 4] =" in ln)
+    assert "_big(" in far
+    plus = next(ln for ln in src.splitlines() if "st.v[fr[2] * 5] =" in ln)
+    assert "0 <= (" in plus and "type(" not in plus      # '+=': the clamp, no type test
+    st = game.new_game(seed=1)         # three turns, no decision
+    assert st.is_over
+    assert st.stat("low", 0) == 9                  # 4, 8, then 12 kept at its max
+    assert st.stat("total", 0) == 8 + 20 * 3
+    assert st.stat("far", 0) == 3_200_001
+    limited = rulelang.loads(ARITH, limits=Limits(max_number=2_500_000))
+    with pytest.raises(RulesetRuntimeError, match="max_number"):
+        limited.new_game(seed=1)

@@ -7,6 +7,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 from .. import ir
 from ..check import resolve
+from ..check import types as check_types
 from . import codegen
 from .kinds import Lowering
 from .ops import PLAYER
@@ -252,9 +253,48 @@ class Source:
         if e.op in ("/", "%"):
             return f"{'_div' if e.op == '/' else '_mod'}({a}, {b})"
         big = self.ctx.prog.limits.max_number
+        op = codegen.operator(e.op)
+        if self.bounds(e) is not None:      # (it cannot go past max_number)
+            return f"({a} {op} {b})"
         t = self.temp()
-        return f"({t} if type({t} := {a} {codegen.operator(e.op)} {b}) is int and -{big} <= {t} <= {big} " \
+        types = self.ctx.prog.resolved.type_of
+        if types(e.left) == types(e.right) == check_types.NUM:     # (whole numbers: no pool)
+            return f"({t} if -{big} <= ({t} := {a} {op} {b}) <= {big} else _big({t}, {big}))"
+        return f"({t} if type({t} := {a} {op} {b}) is int and -{big} <= {t} <= {big} " \
                f"else _big({t}, {big}))"
+
+    def bounds(self, e: ir.Expr) -> Optional[Tuple[int, int]]:
+        """The least and the most that number expression ``e`` can be,
+        when they are known and within ``Limits.max_number`` (a number, a
+        constant, a stat with a 'min' and a 'max', and sums, differences and
+        products of those); else None.  Arithmetic on such values needs no
+        check that it went past the limit."""
+        prog, big = self.ctx.prog, self.ctx.prog.limits.max_number
+        out: Optional[Tuple[int, int]] = None
+        if isinstance(e, ir.Num) and type(e.value) is int:
+            out = (e.value, e.value)
+        elif isinstance(e, ir.Name) and id(e) not in self.ctx.hoisted:
+            bound = self.ctx.bind(e)
+            if bound.kind == resolve.CONST:
+                v = prog.consts[e.name]
+                out = (v, v) if type(v) is int else None
+            elif bound.kind in (resolve.PLAYER, resolve.GLOBAL) and \
+                    prog.resolved.type_of(e) == check_types.NUM:
+                lo, hi = prog.bounds.get(e.name, (None, None))
+                out = (lo, hi) if type(lo) is int and type(hi) is int else None
+        elif isinstance(e, ir.BinOp) and e.op in ("+", "-", "*") and id(e) not in self.ctx.hoisted:
+            a, b = self.bounds(e.left), self.bounds(e.right)
+            if a is not None and b is not None:
+                if e.op == "+":
+                    out = (a[0] + b[0], a[1] + b[1])
+                elif e.op == "-":
+                    out = (a[0] - b[1], a[1] - b[0])
+                else:
+                    ends = [x * y for x in a for y in b]
+                    out = (min(ends), max(ends))
+        if out is None or not -big <= out[0] <= out[1] <= big:
+            return None
+        return out
 
     def s_Compare(self, e: ir.Compare) -> str:
         a, b = self.src(e.left), self.src(e.right)
@@ -265,7 +305,8 @@ class Source:
             return f"({a} {op} {b})"
         # An order needs two values (none is below nothing): a side that is
         # never none needs no test.
-        left, right = _never_none(e.left), _never_none(e.right)
+        left = _never_none(e.left) or _WHOLE.fullmatch(a) is not None
+        right = _never_none(e.right) or _WHOLE.fullmatch(b) is not None
         if left and right:
             return f"({a} {op} {b})"
         if right:
@@ -503,6 +544,10 @@ class Source:
         pick = "max" if e.which == "highest" else "min"
         return f"{pick}([{v} for {var} in {among}{where} if ({v} := {value}) is not None] " \
                f"or (None,))"
+
+
+#: The source of a whole number (a constant written out).
+_WHOLE = re.compile(r"-?\d+")
 
 
 def _is_yes_no(e: ir.Expr) -> bool:

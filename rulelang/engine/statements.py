@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, List, Optional, Sequence, Union
 
 from .. import ir
+from ..check.types import NUM
 from . import codegen
 from . import ops as O
 from .kinds import CARD, SEAT, VALUE, Lowering
@@ -115,8 +116,14 @@ class PureBlock:
             # goes through the keeper (clamped, checked, or not a number).
             lo, hi = keep.bounds
             t = self.source.temp()
-            self.line(depth, f"{place} = {t} if type({t} := {value}) is int and {lo} <= {t} <= {hi} "
-                             f"else {self.source.const(keep)}({t})")
+            types = self.ctx.prog.resolved.type_of
+            if s.op != "=" and types(s.target) == types(s.value) == NUM:
+                # ('+=' on whole numbers gives a whole number, or fails as it is worked out)
+                self.line(depth, f"{place} = {t} if {lo} <= ({t} := {value}) <= {hi} "
+                                 f"else {self.source.const(keep)}({t})")
+            else:
+                self.line(depth, f"{place} = {t} if type({t} := {value}) is int and {lo} <= {t} <= {hi} "
+                                 f"else {self.source.const(keep)}({t})")
             self.hide_again(s.target, depth)
         elif isinstance(s, ir.MoveCards):
             self.move_cards(s, depth)
