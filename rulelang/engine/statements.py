@@ -115,6 +115,11 @@ class PureBlock:
             # A plain int inside the bounds is kept as it is; anything else
             # goes through the keeper (clamped, checked, or not a number).
             lo, hi = keep.bounds
+            if s.op == "=" and isinstance(s.value, ir.Num) and type(s.value.value) is int \
+                    and lo <= s.value.value <= hi:
+                self.line(depth, f"{place} = {value}")     # (a number the keeper keeps as it is)
+                self.hide_again(s.target, depth)
+                return
             t = self.source.temp()
             types = self.ctx.prog.resolved.type_of
             if s.op != "=" and types(s.target) == types(s.value) == NUM:
