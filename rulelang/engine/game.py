@@ -9,6 +9,7 @@ Apart from ``State`` (``state``), which only reads the game that made it
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .. import ir, trust
@@ -46,6 +47,13 @@ class Game:
         self.base: Game = self
         #: (name, value)... -> this game with those parameters (``with_params``)
         self._with: Dict[Tuple[Tuple[str, int], ...], Game] = {}
+        #: Whether every stat starts at a value that reads nothing (no
+        #: state, no seat): then the starting values are made once for each
+        #: number of players (``_starting_values``) and copied.
+        self._fixed_start = all(
+            isinstance(getattr(init, "src", None), str) and not re.search(r"\b(st|fr)\b", init.src)
+            for init in (*prog.player_init, *prog.global_init))
+        self._starting_values: Dict[int, Tuple[List[Any], List[Any]]] = {}
 
     @property
     def title(self) -> str:
@@ -192,20 +200,26 @@ class Game:
         st.steps = 0
         st.log_tail = None
         st.hist = None
-        K = prog.K
-        st.v = [0] * (n * K)
-        st.g = [None] * len(prog.global_stats)
         st.turn_player = None
         st.round = 0
         st.test = None
-        probe_fr = [None, 0, 0]
-        for k, init in enumerate(prog.global_init):
-            st.g[k] = init(st, probe_fr)
-        st.g.extend(prog.piece_init)   # each piece's state values
-        for seat in range(n):
-            probe = [None, 0, seat]
-            for k, init in enumerate(prog.player_init):
-                st.v[seat * K + k] = init(st, probe)
+        made = self._starting_values.get(n)
+        if made is not None:        # (the same for every game of n players)
+            st.v, st.g = made[0][:], made[1][:]
+        else:
+            K = prog.K
+            st.v = [0] * (n * K)
+            st.g = [None] * len(prog.global_stats)
+            probe_fr = [None, 0, 0]
+            for k, init in enumerate(prog.global_init):
+                st.g[k] = init(st, probe_fr)
+            st.g.extend(prog.piece_init)   # each piece's state values
+            for seat in range(n):
+                probe = [None, 0, seat]
+                for k, init in enumerate(prog.player_init):
+                    st.v[seat * K + k] = init(st, probe)
+            if self._fixed_start:
+                self._starting_values[n] = (st.v[:], st.g[:])
         st.nshared = len(prog.shared_piles)
         st.piles = [list(prog.deck_contents.get(name, ())) for name in prog.shared_piles]
         st.piles += [list(prog.deck_contents.get(name, ())) for name in prog.player_piles
