@@ -8,6 +8,7 @@ Apart from ``State`` (``state``), which only reads the game that made it
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
@@ -41,7 +42,6 @@ class Game:
         #: The limits new and restored games get unless ``new_game`` is
         #: given others (``rulelang.load(..., limits=...)`` sets them).
         self.limits = limits or DEFAULT_LIMITS
-        self.fingerprint = hashlib.sha256(repr(prog.rs).encode()).hexdigest()[:16]
         #: The game as its rule file gives it; ``self`` unless this one was
         #: made for other values of its parameters (``with_params``).
         self.base: Game = self
@@ -54,6 +54,13 @@ class Game:
             isinstance(getattr(init, "src", None), str) and not re.search(r"\b(st|fr)\b", init.src)
             for init in (*prog.player_init, *prog.global_init))
         self._starting_values: Dict[int, Tuple[List[Any], List[Any]]] = {}
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """16 hex digits that name the ruleset (a save or a replay says
+        which it belongs to): made when first asked (hashing the whole IR
+        is a part of the time a load takes)."""
+        return hashlib.sha256(repr(self.prog.rs).encode()).hexdigest()[:16]
 
     @property
     def title(self) -> str:

@@ -9,6 +9,8 @@ parse tree is never walked at run time.
 
 from __future__ import annotations
 
+import functools
+
 import itertools
 from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -307,9 +309,12 @@ class Program:
         self.global_holds = [(i, names_of[s.holds]) for i, s in enumerate(self.global_stats) if s.holds]
         self.piece_holds = {ps.name: [(st.name, names_of[st.holds]) for st in ps.state if st.holds]
                             for ps in rs.pieces if any(st.holds for st in ps.state)}
-        #: fn(g) -> every piece as ``view`` shows it (``codegen.pieces_view``)
-        self.pieces_view: Callable[[List[Any]], Dict[str, List[Dict[str, Any]]]] = \
-            codegen.pieces_view(self.piece_view, self.piece_base, self.piece_K, self.filename)
+
+    @functools.cached_property
+    def pieces_view(self) -> Callable[[List[Any]], Dict[str, List[Dict[str, Any]]]]:
+        """fn(g) -> every piece as ``view`` shows it (``codegen.pieces_view``),
+        written when first asked (most games are played without a view)."""
+        return codegen.pieces_view(self.piece_view, self.piece_base, self.piece_K, self.filename)
 
     def value_rule(self, name: str) -> ValueRule:
         """Rule ``name``, which only works out a value, as a function
