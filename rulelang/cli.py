@@ -4,7 +4,7 @@
     rulelang compile FILE [--format json|yaml] [-o OUT]   write the checked IR
     rulelang validate FILE...              schema + checker for .rules/.json/.yaml
     rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random] [--param NAME=N]
-    rulelang simulate FILE [--games N] [--players N] [--seed S] [--param NAME=N]
+    rulelang simulate FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--workers N]
     rulelang conformance FILE... [--games N] [--seed S] [--workers N]   check the move API
     rulelang coverage FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--json OUT]
                                            which statements random games reach, which never run
@@ -303,6 +303,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"error: --games is how many games to play, at least 1, not {args.games}",
               file=sys.stderr)
         return 2
+    if args.workers < 1:
+        print(f"error: --workers is how many processes to play in, at least 1, not {args.workers}",
+              file=sys.stderr)
+        return 2
+    import contextlib
+
+    from .simulate import random_games
     endings: collections.Counter[Optional[str]] = collections.Counter()
     wins = [0.0] * players
     totals = [0] * players
@@ -310,23 +317,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     interrupted = False
     t0 = time.perf_counter()
     try:
-        for i in range(args.games):
-            seed = args.seed + i
-            state = game.new_game(players=players, seed=seed, log=False)
-            rng = random.Random(seed ^ 0x5EED)
-            made = 0
-            while not state.is_over:
-                state.apply(rng.choice(state.legal_moves()))
-                made += 1
-            r = state.result()
-            moves += made
-            n += 1
-            endings[r.ending] += 1
-            for s in range(players):
-                totals[s] += r.scores[s]
-            for w in r.winners:
-                wins[w] += 1 / len(r.winners)
-            nobody += not r.winners
+        # The games in seed order, however many processes play them, so
+        # every figure but the speed is the same for any --workers.
+        with contextlib.closing(random_games(game, players, args.seed, args.games,
+                                             args.workers)) as played:
+            for made, scores, winners, ending in played:
+                moves += made
+                n += 1
+                endings[ending] += 1
+                for s in range(players):
+                    totals[s] += scores[s]
+                for w in winners:
+                    wins[w] += 1 / len(winners)
+                nobody += not winners
     except RulesetError as e:
         print(e.format(), file=sys.stderr)
         return 1
@@ -479,6 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--players", type=int)
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
+    c.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="processes to play in (default 1; the figures are the same for any N)")
     c.set_defaults(func=cmd_simulate)
     c = sub.add_parser("conformance", help="play random games checking every promise of the move API")
     c.add_argument("files", nargs="+", metavar="FILE")
