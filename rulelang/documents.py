@@ -26,13 +26,17 @@ import json
 import sys
 from typing import Any, Callable, Dict, Iterable, List, NoReturn, Optional, Set, Tuple, Union
 
-import yaml
-
 from .errors import RulesetSyntaxError
 from .limits import DEFAULT, Limits
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: much faster
-_Parser = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+def _yaml() -> Tuple[Any, Any, Any]:
+    """PyYAML, its safe loader and its event parser (libyaml's when
+    present: much faster); imported when a YAML document is first read,
+    so that reading rule files and JSON never pays for it."""
+    import yaml
+    return (yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader),
+            getattr(yaml, "CBaseLoader", yaml.BaseLoader))
 
 #: Digits a number may have when read: more than any limit allows (2**63
 #: has 19), few enough that reading it is cheap.
@@ -163,9 +167,10 @@ def _read_json(text: str, filename: str, limits: Limits) -> Any:
 
 
 def _read_yaml(text: str, filename: str, limits: Limits) -> Any:
+    yaml, safe_loader, _ = _yaml()
     _scan_yaml(text, filename, limits)
     try:
-        return yaml.load(text, Loader=_Loader)   # noqa: S506 - a safe loader, aliases refused above
+        return yaml.load(text, Loader=safe_loader)   # noqa: S506 - a safe loader, aliases refused above
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -182,9 +187,10 @@ def _scan_yaml(text: str, filename: str, limits: Limits) -> None:
     """Refuse, before anything is built, a YAML document with aliases or
     anchors, tags outside the core schema, numbers too long to read, more
     values than ``max_nodes`` or deeper nesting than the limit."""
+    yaml, _, event_parser = _yaml()
     deepest = data_depth(limits)
     budget = limits.max_nodes
-    loader = _Parser(text)
+    loader = event_parser(text)
     depth = nodes = 0
 
     def refuse(event: Any, message: str) -> NoReturn:
@@ -248,9 +254,10 @@ def locator(text: str) -> Locator:
     """``locate(path) -> (line, column)`` of a place in a JSON or YAML
     document (JSON read as YAML, which gives the marks); (1, 1) where it
     cannot be found.  Made only when a problem is reported."""
+    yaml, safe_loader, _ = _yaml()
     root: Any = None     # a yaml.Node (PyYAML has no type stubs here)
     try:
-        loader = _Loader(text)
+        loader = safe_loader(text)
         try:
             root = loader.get_single_node()
         finally:

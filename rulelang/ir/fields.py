@@ -1,11 +1,12 @@
 """What every IR node's fields are made of: its position (``Pos``), and
 fields that carry their facts (a name, a text, a fixed word, a bound) in
 their metadata, for ``schema`` and ``shape``; so the published schema and
-the shape check are generated from the node classes."""
+the shape check are generated from the node classes.  And the nodes'
+``repr``, written when first asked for (``reprs_on_first_use``)."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Dict, Optional
 
 import attrs
 
@@ -48,3 +49,77 @@ def meta_field(description: Optional[str] = None, default: Any = attrs.NOTHING, 
     if description:
         meta["description"] = description
     return attrs.field(default=default, metadata=meta)
+
+
+# ---------------------------------------------------------------- repr
+
+try:        # attrs' own guard against a repr that reaches itself again
+    from attr import _compat as _attrs_compat
+    _guard: Any = _attrs_compat if hasattr(_attrs_compat, "repr_context") else None
+except ImportError:     # pragma: no cover - an attrs without it
+    _guard = None
+
+
+def reprs_on_first_use(namespace: Dict[str, Any]) -> None:
+    """Give every node class of a module (``namespace``: its globals),
+    declared with ``attrs.frozen(repr=False)``, the ``__repr__`` attrs
+    would have given it, written and compiled the first time a node of
+    the class is shown rather than when the class is made: making a
+    hundred classes' reprs is a tenth of the time ``import rulelang``
+    takes, and a program that loads a rule file shows few of them."""
+    for cls in list(namespace.values()):
+        if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == namespace["__name__"] \
+                and "__repr__" not in cls.__dict__:
+            cls.__repr__ = _first_repr  # type: ignore[method-assign]
+
+
+def _first_repr(self: Any) -> str:
+    owner = next(c for c in type(self).__mro__ if c.__dict__.get("__repr__") is _first_repr)
+    made = _attrs_repr(owner)
+    owner.__repr__ = made  # type: ignore[method-assign, assignment]
+    return made(self)
+
+
+def _attrs_repr(cls: type) -> Callable[[Any], str]:
+    """The ``__repr__`` attrs writes for ``cls`` (``attr._make._make_repr_script``:
+    ``Name(field=value, ...)``, the fields with ``repr=False`` left out,
+    ``...`` for a node met again inside itself)."""
+    fields = [(a.name, a.repr, a.init) for a in attrs.fields(cls) if a.repr is not False]
+    globs: Dict[str, Any] = {"_compat": _guard, "AttributeError": AttributeError,
+                             "NOTHING": attrs.NOTHING}
+    parts = []
+    for name, how, init in fields:
+        get = f"self.{name}" if init else f'getattr(self, "{name}", NOTHING)'
+        if how is True:
+            parts.append(f"{name}={{{get}!r}}")
+        else:
+            globs[f"{name}_repr"] = how
+            parts.append(f"{name}={{{name}_repr({get})}}")
+    shown = f"f'{{self.__class__.__qualname__.rsplit(\">.\", 1)[-1]}}({', '.join(parts)})'"
+    if _guard is None:
+        lines = ["def __repr__(self):", f"  return {shown}"]
+    else:
+        lines = [
+            "def __repr__(self):",
+            "  try:",
+            "    already_repring = _compat.repr_context.already_repring",
+            "  except AttributeError:",
+            "    already_repring = {id(self),}",
+            "    _compat.repr_context.already_repring = already_repring",
+            "  else:",
+            "    if id(self) in already_repring:",
+            "      return '...'",
+            "    else:",
+            "      already_repring.add(id(self))",
+            "  try:",
+            f"    return {shown}",
+            "  finally:",
+            "    already_repring.remove(id(self))",
+        ]
+    code = compile("\n".join(lines), f"<attrs generated repr {cls.__module__}.{cls.__qualname__}>",
+                   "exec")
+    space: Dict[str, Any] = {}
+    eval(code, globs, space)  # noqa: S307 - our own source, from the class's field names
+    made: Callable[[Any], str] = space["__repr__"]
+    made.__qualname__ = f"{cls.__qualname__}.__repr__"
+    return made

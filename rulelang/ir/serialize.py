@@ -13,10 +13,11 @@ sees it (cattrs alone would turn "1", 1.5 or true into the integer 1).
 
 from __future__ import annotations
 
+import functools
 import typing
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
 
-import cattrs
+import attrs
 
 from ..errors import Diagnostic, RulesetSyntaxError, source_line
 from ..limits import Limits
@@ -24,11 +25,14 @@ from .. import ir
 from . import shape
 from .walk import NODE_CLASSES
 
+if TYPE_CHECKING:
+    import cattrs
+
 #: The serialized form's version; bump when the shape changes.
 FORMAT = shape.FORMAT
 
-__all__ = ["CONVERTER", "FORMAT", "NODE_CLASSES", "Locate", "dumps", "from_data", "make_converter",
-           "to_data"]
+__all__ = ["CONVERTER", "FORMAT", "NODE_CLASSES", "Locate", "converter", "dumps",  # noqa: F822
+           "from_data", "make_converter", "to_data"]
 
 
 def _is_node_union(t: Any) -> bool:
@@ -39,7 +43,12 @@ def _is_node_union(t: Any) -> bool:
     return len(args) > 1 and all(a in NODE_CLASSES.values() for a in args)
 
 
-def make_converter() -> cattrs.Converter:
+def make_converter() -> "cattrs.Converter":
+    """The converter: each class's functions are made when first used."""
+    import cattrs
+    import cattrs.gen
+    for cls in NODE_CLASSES.values():
+        attrs.resolve_types(cls)    # (each class's hints, read in its own module)
     conv = cattrs.Converter(forbid_extra_keys=True)
 
     def unstructure_pos(pos: Optional[ir.Pos]) -> Optional[List[int]]:
@@ -81,28 +90,41 @@ def make_converter() -> cattrs.Converter:
 
     conv.register_structure_hook_func(_is_node_union, structure_union)
 
+    structuring: Dict[type, Callable[[Any, Any], Any]] = {}
     for cls in NODE_CLASSES.values():
         if cls is ir.Pos:
             continue
-        inner: Callable[[Any, Any], Any] = cattrs.gen.make_dict_structure_fn(
-            cls, conv, _cattrs_forbid_extra_keys=True)
 
-        def structure(value: Any, t: Any, inner: Callable[[Any, Any], Any] = inner,
-                      name: str = cls.__name__) -> Any:
+        def structure(value: Any, t: Any, cls: type = cls, name: str = cls.__name__) -> Any:
             if isinstance(value, dict) and value.get("kind", name) != name:
                 raise ValueError(f"expected a {name}, got kind {value.get('kind')!r}")
             value = {k: v for k, v in value.items() if k != "kind"}
+            inner = structuring.get(cls)
+            if inner is None:
+                inner = structuring[cls] = cattrs.gen.make_dict_structure_fn(
+                    cls, conv, _cattrs_forbid_extra_keys=True)
             return inner(value, t)
         conv.register_structure_hook(cls, structure)
     return conv
 
 
-CONVERTER = make_converter()
+@functools.lru_cache(maxsize=None)
+def converter() -> "cattrs.Converter":
+    """The converter of the IR (``CONVERTER``), made on first use: building
+    it (and importing cattrs) is most of the time it takes to import
+    rulelang, and a rule file is loaded without it."""
+    return make_converter()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CONVERTER":
+        return converter()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def to_data(rs: ir.Ruleset) -> Dict[str, Any]:
     """A ruleset as plain data (JSON/YAML-able), with the format version."""
-    d = CONVERTER.unstructure(rs)
+    d = converter().unstructure(rs)
     d.pop("source", None)
     origin = d.pop("filename", None)
     out = {"format": FORMAT, **d}
@@ -128,7 +150,7 @@ def from_data(data: Any, filename: str = "<data>", limits: Optional[Limits] = No
     origin = data.get("origin")
     body["filename"] = origin if isinstance(origin, str) and origin else filename
     try:
-        return CONVERTER.structure(body, ir.Ruleset)
+        return converter().structure(body, ir.Ruleset)
     except Exception as e:  # noqa: BLE001 - the shape is checked: this is a bug, said plainly
         raise RulesetSyntaxError.at(filename, 1, 1, f"not a valid ruleset: {_explain(e)}") from None
 

@@ -1,8 +1,15 @@
-"""Stage 1: rule file text → IR (parse with Lark, transform to attrs nodes).
+"""Stage 1: rule file text → IR (parse with Lark's tables, transform to attrs nodes).
 
-    parse      ``parse``, the entry point: the limits, the Lark parse, its
-               errors as ``RulesetSyntaxError``; ``made_here``; ``parser``
+    parse      ``parse``, the entry point: the limits, the fast path, else
+               Lark's parse and its errors as ``RulesetSyntaxError``;
+               ``made_here``; ``parser`` (the Lark parser)
+    lalr       the fast path: the text read with the tables Lark made for
+               the grammar, the nodes built as it reads, without Lark
+    tables     those tables, made from Lark's parser and shipped as
+               ``rulelang.tables.json`` (``python -m rulelang.syntax``
+               writes them again after a change to ``rulelang.lark``)
     transform  the parse tree → IR nodes, with positions
+    places     tokens and places, as the parse-tree methods are given them
     messages   the words of a syntax error (what the parser expected)
 """
 

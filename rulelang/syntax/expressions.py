@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, List, NoReturn, Tuple, Union
 
-from lark import Token, Transformer, v_args
-from lark.tree import Meta
-
 from .. import ir
-from .places import pos as _pos, tok_pos as _tok_pos, unquote as _unquote
+from .places import Meta, Token, pos as _pos, tok_pos as _tok_pos, unquote as _unquote
 
 
-@v_args(meta=True)     # (called as ToIR's own methods are)
-class Expressions(Transformer[Token, ir.Ruleset]):
+class Expressions:
     """Expressions → IR; ``transform.ToIR`` gives ``_num`` and ``_error``."""
 
     if TYPE_CHECKING:

@@ -18,11 +18,8 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, NoReturn, Optional,
 
 import attrs
 
-from lark import Token, Transformer, v_args
-from lark.tree import Meta
-
 from .. import ir
-from .places import pos as _pos, unquote as _unquote
+from .places import Meta, Token, pos as _pos, unquote as _unquote
 
 #: One generator: (its name, the values it goes through, where it is written).
 Generator = Tuple[str, Sequence[Union[int, str]], Any]
@@ -104,8 +101,7 @@ def _given(prop: Any, given: Dict[str, Union[int, str]]) -> Any:
     return prop
 
 
-@v_args(meta=True)     # (called as ToIR's own methods are)
-class ComponentLines(Transformer[Token, ir.Ruleset]):
+class ComponentLines:
     """The parser's methods for the lines that stand for many components
     (``card_gen``, ``piece_gen`` and their counters), mixed into
     ``transform.ToIR``, which gives ``_num``, ``_error`` and the limits."""

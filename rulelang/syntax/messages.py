@@ -9,9 +9,10 @@ only what is wrong with a value it reads.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-import lark
+if TYPE_CHECKING:
+    import lark
 
 # Friendlier names for terminals in "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -29,7 +30,7 @@ _VALUE_START = {"NAME", "INT", "LPAR", "ROLL", "MINUS", "THIS", "SIZE", "ROUND",
                 "NONE", "SUM", "PASSED", "FAILED", "MARGIN", "NOT", "ANY", "EXTREME", "COUNT"}
 
 
-def _word(term: str, grammar: lark.Lark) -> str:
+def _word(term: str, grammar: "lark.Lark") -> str:
     if term in _TERMINAL_WORDS:
         return _TERMINAL_WORDS[term]
     try:
@@ -41,7 +42,7 @@ def _word(term: str, grammar: lark.Lark) -> str:
     return term.lower()
 
 
-def expected(terms: Iterable[str], grammar: lark.Lark) -> str:
+def expected(terms: Iterable[str], grammar: "lark.Lark") -> str:
     """The terminals ``terms`` (that the parser ``grammar`` would have
     taken) in words, for "expected ..."."""
     names = set(terms)

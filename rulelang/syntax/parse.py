@@ -1,10 +1,12 @@
 """Parse a rule file: the entry point of the syntax stage.
 
-``parse`` reads the text with the Lark grammar (``rulelang.lark``), within
-the limits (file size, nesting), turns what Lark could not read into a
-``RulesetSyntaxError`` with file, line, column and what the parser expected
-(worded by ``messages``), and hands the tree to ``transform`` for the IR.
-It remembers the rulesets it made (``made_here``) for the trust boundary.
+``parse`` reads the text with the grammar (``rulelang.lark``), within the
+limits (file size, nesting): first by the fast path (``lalr``, Lark's tables
+without Lark, the IR built as it reads); a text that path does not read
+is read again by Lark itself, whose errors become a ``RulesetSyntaxError``
+with file, line, column and what the parser expected (worded by
+``messages``), its tree handed to ``transform`` for the IR.  It remembers
+the rulesets it made (``made_here``) for the trust boundary.
 
 It exists apart from those two so that the order of the checks, and what
 is refused before a long parse, read in one short place.
@@ -13,20 +15,21 @@ is refused before a long parse, read in one short place.
 from __future__ import annotations
 
 import functools
-import pathlib
 import re
 import weakref
-from typing import Callable, Dict, Optional, Tuple, cast
-
-import lark
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple, cast
 
 from .. import ir
 from ..errors import RulesetSyntaxError
 from ..limits import DEFAULT, Limits
+from . import lalr, tables
 from .messages import expected, nesting_message, shorten
-from .transform import to_ir
+from .transform import ToIR, to_ir
 
-GRAMMAR_PATH = pathlib.Path(__file__).with_name("rulelang.lark")
+if TYPE_CHECKING:
+    import lark
+
+GRAMMAR_PATH = tables.GRAMMAR_PATH
 
 #: The default limits (see ``rulelang.limits``); kept as names for callers
 #: that read them.
@@ -34,14 +37,28 @@ MAX_SOURCE_BYTES = DEFAULT.max_source_bytes
 MAX_NESTING = DEFAULT.max_nesting
 
 
+def parser() -> "lark.Lark":
+    """The Lark parser of the grammar, built once in a process (about a
+    third of a second): what reads a text the fast path does not (``lalr``),
+    and says what went wrong in it."""
+    found: lark.Lark = tables.lark_parser()
+    return found
+
+
 @functools.lru_cache(maxsize=None)
-def parser() -> lark.Lark:
-    return lark.Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
-        parser="lalr",
-        propagate_positions=True,
-        maybe_placeholders=False,
-    )
+def fast_tables() -> Optional[lalr.Tables]:
+    """The tables of the fast path: the shipped ones when they were made
+    from this grammar, else made now from Lark's parser (slow: run
+    ``python -m rulelang.syntax``); None if the grammar is not one
+    the fast path can read (then Lark reads every text)."""
+    grammar = GRAMMAR_PATH.read_bytes()
+    found = lalr.load(tables.TABLES_PATH, tables.grammar_digest(grammar))
+    if found is None:
+        try:
+            found = lalr.Tables(tables.build(parser(), grammar))
+        except ValueError:
+            return None
+    return found
 
 
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[({]|[)}]')
@@ -82,12 +99,47 @@ def parse(text: str, filename: str = "<string>", limits: Limits | None = None) -
     if where is not None:
         raise RulesetSyntaxError.at(filename, where[0], where[1],
                                     nesting_message(limits.max_nesting), text)
+    rs = read_fast(text, filename, limits)
+    if rs is None:
+        rs = read_with_lark(text, filename, limits)
+    deep = ir.deepest(rs, limits.max_nesting)
+    if deep is not None:
+        pos = getattr(deep, "pos", None) or ir.Pos(1, 1)
+        raise RulesetSyntaxError.at(filename, pos.line, pos.column,
+                                    nesting_message(limits.max_nesting), text)
+    _made[id(rs)] = weakref.ref(rs, _forget(id(rs)))
+    return rs
+
+
+def _deepest_stack(limits: Limits) -> int:
+    """The most states the parser's stack may hold before a token: nesting
+    that needs no brackets ('if a: if b: …', 'not not …') is stopped while
+    it is read, not after a long parse."""
+    return 4 * limits.max_nesting + 100
+
+
+def read_fast(text: str, filename: str, limits: Limits) -> Optional[ir.Ruleset]:
+    """The IR of ``text`` read by the fast path (``lalr``), or None when
+    it cannot read it (a syntax error, a value the language refuses, a
+    limit: ``read_with_lark`` says which)."""
+    found = fast_tables()
+    if found is None:
+        return None
     try:
-        # Parse token by token, watching the parser's stack: nesting that
-        # needs no brackets ('if a: if b: …', 'not not …') is stopped
-        # while it is read, not after a long parse.
+        rs: ir.Ruleset = lalr.parse(found, text, ToIR(filename, text, limits),
+                                    _deepest_stack(limits), limits.max_text)
+    except Exception:  # noqa: BLE001 - whatever it is, Lark reads the text again and says it
+        return None
+    return rs
+
+
+def read_with_lark(text: str, filename: str, limits: Limits) -> ir.Ruleset:
+    """The IR of ``text`` read with Lark's parser, token by token, within
+    the limits; raises ``RulesetSyntaxError`` for what it cannot read."""
+    import lark
+    try:
         run = parser().parse_interactive(text)
-        deepest_stack = 4 * limits.max_nesting + 100
+        deepest_stack = _deepest_stack(limits)
         longest = limits.max_text
         try:
             for tok in run.iter_parse():
@@ -126,14 +178,7 @@ def parse(text: str, filename: str = "<string>", limits: Limits | None = None) -
         raise RulesetSyntaxError.at(
             filename, len(lines), len(lines[-1]) + 1,
             f"the file ends too early; expected {expected(e.expected, parser())}", text) from None
-    rs = to_ir(tree, filename, text, limits)
-    deep = ir.deepest(rs, limits.max_nesting)
-    if deep is not None:
-        pos = getattr(deep, "pos", None) or ir.Pos(1, 1)
-        raise RulesetSyntaxError.at(filename, pos.line, pos.column,
-                                    nesting_message(limits.max_nesting), text)
-    _made[id(rs)] = weakref.ref(rs, _forget(id(rs)))
-    return rs
+    return to_ir(tree, filename, text, limits)
 
 
 # The rulesets this parser made in this process (id -> weak reference):

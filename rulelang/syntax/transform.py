@@ -11,28 +11,26 @@ the IR is met here.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, NoReturn, Optional, Tuple, Union
+from typing import Any, Dict, List, NoReturn, Optional, Tuple, Union, cast
 
 import attrs
-import lark
-from lark import Discard, Token, Tree, v_args
-from lark.tree import Meta
 
 from .. import ir
 from ..errors import RulesetSyntaxError
 from ..limits import DEFAULT, Limits
 from . import generate
 from .expressions import Expressions
-from .places import pos as _pos, tok_pos as _tok_pos, unquote as _unquote
+from .places import Meta, Token, pos as _pos, tok_pos as _tok_pos, unquote as _unquote
 
 #: What a declaration's rule gives ``start``: the kind (a list of the
 #: ruleset's, or a single header), its node(s), and where it was written.
 Decl = Tuple[str, Any, Meta]
 
 
-def to_ir(tree: Tree[Token], filename: str, source: str, limits: Limits) -> ir.Ruleset:
-    """The ``ir.Ruleset`` the parse tree ``tree`` of ``source`` stands for
-    (raises ``RulesetSyntaxError`` for what the language refuses)."""
+def to_ir(tree: Any, filename: str, source: str, limits: Limits) -> ir.Ruleset:
+    """The ``ir.Ruleset`` the Lark parse tree ``tree`` of ``source`` stands
+    for (raises ``RulesetSyntaxError`` for what the language refuses)."""
+    import lark
     try:
         rs: ir.Ruleset = _transform(ToIR(filename, source, limits), tree)
     except lark.exceptions.VisitError as e:
@@ -42,27 +40,38 @@ def to_ir(tree: Tree[Token], filename: str, source: str, limits: Limits) -> ir.R
     return rs
 
 
-def _transform(transformer: ToIR, tree: Tree[Token]) -> Any:
-    """``transformer.transform(tree)`` without recursion: the parse tree of
-    hostile input may be far deeper than Python's stack."""
-    stack: List[Tuple[Tree[Token], Iterator[Any], List[Any]]] = [(tree, iter(tree.children), [])]
+def _transform(transformer: ToIR, tree: Any) -> Any:
+    """The node ``transformer``'s methods build for the Lark tree ``tree``,
+    as ``lark.Transformer.transform`` with ``v_args(meta=True)`` would
+    build it, but without recursion (the parse tree of hostile input may be
+    far deeper than Python's stack): each method is given its tree's
+    ``meta`` and its children (Lark's tokens as ``places.Token``)."""
+    from lark import Token as LarkToken, Tree
+    from lark.exceptions import GrammarError, VisitError
+    stack: List[Tuple[Any, Any, List[Any]]] = [(tree, iter(tree.children), [])]
     while True:
         node, children, done = stack[-1]
         for child in children:
             if isinstance(child, Tree):
                 stack.append((child, iter(child.children), []))
                 break
-            res = (transformer._call_userfunc_token(child)  # type: ignore[no-untyped-call]
-                   if isinstance(child, Token) else child)
-            if res is not Discard:
-                done.append(res)
+            done.append(Token(child.type, str(child), cast(int, child.line), cast(int, child.column))
+                        if isinstance(child, LarkToken) else child)
         else:
             stack.pop()
-            res = transformer._call_userfunc(node, done)  # type: ignore[no-untyped-call]
+            method = getattr(transformer, node.data, None)
+            if method is None:
+                res = Tree(node.data, done, node.meta)
+            else:
+                try:
+                    res = method(node.meta, done)
+                except GrammarError:
+                    raise
+                except Exception as e:  # noqa: BLE001 - as Lark's transformer says it
+                    raise VisitError(node.data, node, e)  # type: ignore[no-untyped-call]  # noqa: B904
             if not stack:
                 return res
-            if res is not Discard:
-                stack[-1][2].append(res)
+            stack[-1][2].append(res)
 
 
 def _set_body(items: List[Any]) -> Tuple[Tuple[ir.Stat, ...], Tuple[ir.Piece, ...], Tuple[ir.Link, ...]]:
@@ -96,12 +105,10 @@ def _stmts(items: List[Any]) -> Tuple[Any, ...]:
     return tuple(i for i in items if not isinstance(i, Token))
 
 
-@v_args(meta=True)
 class ToIR(generate.ComponentLines, Expressions):
     """Parse tree → IR.  One method per grammar rule or alias."""
 
     def __init__(self, filename: str, source: str, limits: Limits = DEFAULT) -> None:
-        super().__init__()
         self.filename = filename
         self.source = source
         self.max_number = limits.max_number
