@@ -17,19 +17,24 @@ A worker gets the ``Game`` itself: where processes fork (Linux) it inherits
 it, nothing sent; elsewhere the game is pickled as ``Game`` pickles (its
 checked ruleset, its limits and its parameters; compiled again in the
 worker), never the compiled program.  Workers ignore SIGINT: at a Ctrl-C
-the parent stops them and the games already handed back are the ones
-counted (a prefix of the seeds).
+the parent hands out no more chunks, waits for the few in hand and lets
+the workers end (none is killed while it hands back a chunk, which could
+hang the parent); the games already handed back are the ones counted (a
+prefix of the seeds).
 """
 
 from __future__ import annotations
 
+import collections
+import itertools
 import multiprocessing
 import multiprocessing.pool
 import random
 import signal
 import sys
 import threading
-from typing import Any, Generator, List, Optional, Sequence, Tuple, Type
+import time
+from typing import Any, Deque, Generator, List, Optional, Sequence, Tuple, Type
 
 from .engine import Game
 from .errors import Diagnostic, RulesetError
@@ -49,6 +54,10 @@ _Answer = Tuple[List[Played], Optional[Tuple[Type[RulesetError], List[Diagnostic
 #: each other.  ``MOST_PER_CHUNK`` bounds a chunk for a large run.
 CHUNKS_PER_WORKER = 32
 MOST_PER_CHUNK = 64
+#: Chunks a worker has in hand (sent, not yet taken back) at a time.
+IN_HAND = 2
+#: How long stopping waits for the chunks in hand before it kills the workers.
+STOP_WAIT = 30.0
 
 
 def played_games(game: Game, players: int, seeds: Sequence[int]) -> Generator[Played, None, None]:
@@ -92,15 +101,38 @@ def random_games(game: Game, players: int, seed: int, games: int, workers: int =
     if workers == 1 or len(parts) <= 1:
         yield from played_games(game, players, range(seed, seed + games))
         return
-    pool = _pool(game, min(workers, len(parts)), start_method or default_start_method())
+    size = min(workers, len(parts))
+    pool = _pool(game, size, start_method or default_start_method())
+    todo = iter([(players, s, n) for s, n in parts])
+    # A few chunks a worker in hand at a time, taken back in seed order:
+    # stopping (Ctrl-C, an error, the caller closing) waits only for those.
+    held: Deque[multiprocessing.pool.AsyncResult[_Answer]] = collections.deque(
+        pool.apply_async(_play_chunk, (chunk,)) for chunk in itertools.islice(todo, IN_HAND * size))
     try:
-        for records, error in pool.imap(_play_chunk, [(players, s, n) for s, n in parts]):
+        while held:
+            records, error = held.popleft().get()
+            chunk = next(todo, None)
+            if chunk is not None:
+                held.append(pool.apply_async(_play_chunk, (chunk,)))
             yield from records
             if error is not None:
                 raise error[0](error[1])
     finally:
+        _stop(pool, held)
+
+
+def _stop(pool: multiprocessing.pool.Pool, held: Sequence[Any]) -> None:
+    """End the workers without killing one in the middle of handing back a
+    chunk (a worker killed while it holds the pool's queue can hang the
+    parent): no chunk more, the ones in hand finished, then each worker
+    ends; only those still busy after ``STOP_WAIT`` seconds are killed."""
+    pool.close()
+    deadline = time.monotonic() + STOP_WAIT
+    for answer in held:
+        answer.wait(max(0.0, deadline - time.monotonic()))
+    if not all(answer.ready() for answer in held):
         pool.terminate()
-        pool.join()
+    pool.join()
 
 
 def _pool(game: Game, workers: int, start_method: Optional[str]) -> multiprocessing.pool.Pool:

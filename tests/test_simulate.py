@@ -169,10 +169,13 @@ def test_ctrl_c_reports_the_games_finished_and_leaves_no_process():
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
-    assert "Traceback" not in err and err == ""
-    assert "(interrupted: " in out and "games/s" in out
-    played = int(out.split(": ", 1)[1].split(" random games")[0])
-    assert 0 < played < 1000000
+    assert "Traceback" not in err
+    if err:     # (a busy machine: no chunk of games came back within the second)
+        assert err == "Endurance: interrupted before the first game ended\n" and out == ""
+    else:
+        assert "(interrupted: " in out and "games/s" in out
+        played = int(out.split(": ", 1)[1].split(" random games")[0])
+        assert 0 < played < 1000000
     time.sleep(0.2)
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)                      # nobody left in the group
