@@ -153,10 +153,13 @@ def test_ctrl_c_reports_the_games_finished_and_leaves_no_process():
     the figures of the games finished, exit 130, no traceback, and no
     process of the group left."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # (SIGINT as a terminal leaves it: a suite run in the background, as CI
+    # may, has it ignored, and a process started with it ignored keeps it so)
     proc = subprocess.Popen([sys.executable, "-m", "rulelang", "simulate", ENDURANCE,
                              "--games", "1000000", "--workers", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            cwd=ROOT, start_new_session=True)
+                            cwd=ROOT, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         while len(_children(proc.pid)) < 2:        # the workers have started
