@@ -89,6 +89,18 @@ def slot(x: str, width: int, offset: int) -> str:
     return row if offset == 0 else f"{row} + {number(offset)}"
 
 
+def reads_state(src: str) -> bool:
+    """Whether Python source ``src`` (an expression the compiler wrote)
+    reads the state or a frame: names nothing but ``st`` and ``fr`` can
+    (the rest are constants, loop variables and the fixed functions of
+    ``GENERATED_ENV``), so one that names neither gives the same value
+    every time."""
+    return _READS_STATE.search(src) is not None
+
+
+_READS_STATE = re.compile(r"\b(st|fr)\b")
+
+
 _BASE = 3   # indentation of a block inside the dispatch loop (before grouping)
 _GROUP = 6  # blocks per group (see Runner.source)
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .. import ir, trust
 from ..errors import RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
+from . import codegen
 from . import saves as _saves
 from .moves import LogEntry, Result
 from .ops import WAIT_NONE, Policy, fault, rand_below
@@ -51,7 +51,7 @@ class Game:
         #: state, no seat): then the starting values are made once for each
         #: number of players (``_starting_values``) and copied.
         self._fixed_start = all(
-            isinstance(getattr(init, "src", None), str) and not re.search(r"\b(st|fr)\b", init.src)
+            isinstance(getattr(init, "src", None), str) and not codegen.reads_state(init.src)
             for init in (*prog.player_init, *prog.global_init))
         self._starting_values: Dict[int, Tuple[List[Any], List[Any]]] = {}
 

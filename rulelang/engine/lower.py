@@ -16,7 +16,7 @@ from .runtime import compiled, keeper
 from .seen import Seen
 from .source import Source
 from .statements import PURE_NODES, SIMPLE, PureBlock
-from .work import Loop, _children
+from .work import Loop
 
 if TYPE_CHECKING:
     from ..check.resolve import Binding
@@ -140,7 +140,7 @@ class Ctx(Seen):
             stack: List[Any] = [s]
             while stack:
                 node = stack.pop()
-                kids = _children(node)
+                kids = ir.child_list(node)
                 order.append((node, kids))
                 stack.extend(kids)
             total: Dict[int, int] = {}

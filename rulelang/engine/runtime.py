@@ -182,17 +182,9 @@ def _reveal(st: St, key: int, owner: Optional[int], name: str, value: Any) -> No
 def _farthest(start: Optional[int], steps: List[Optional[int]], ok: Callable[[int], Any]
               ) -> Optional[int]:
     """The last space reached from ``start`` stepping along ``steps`` while
-    the next space is ``ok`` (at most a board's length: a ring ends where
-    it began)."""
-    if start is None:
-        return None
-    here, left = start, len(steps)
-    while left > 0:
-        i = steps[here]
-        if i is None or i == start or not ok(i):
-            break
-        here, left = i, left - 1
-    return here
+    the next space is ``ok`` (``_farthest_is``, each space asked as it is
+    reached)."""
+    return _farthest_is(start, steps, _Asked(ok), True)
 
 
 def _connected(start: Optional[int], adj: Sequence[Tuple[int, ...]],
@@ -244,27 +236,29 @@ def _distance(start: Optional[int], to: Optional[int], adj: Sequence[Tuple[int, 
 
 def _in_a_row(start: Optional[int], n: int, lines: Any, ok: Callable[[int], Any]) -> bool:
     """Whether ``n`` spaces or more in a row, each ``ok``, run through space
-    ``start`` along one of the board's ``lines`` (steps one way, steps the
-    other); a row visits no space twice, so a ring ends where it began."""
-    if start is None or not ok(start):
-        return False
-    most = len(lines[0][0]) if lines else 0
-    for forward, back in lines:
-        run = 1
-        for steps in (forward, back):
-            i = steps[start]
-            while i is not None and run < n and run < most and i != start and ok(i):
-                run += 1
-                i = steps[i]
-        if run >= n:
-            return True
-    return False
+    ``start`` (``_in_a_row_is``, each space asked as it is reached)."""
+    return _in_a_row_is(start, n, lines, _Asked(ok), True)
 
 
-def _farthest_is(start: Optional[int], steps: List[Optional[int]], values: List[Any],
+class _Asked:
+    """Whether each space meets a condition, as a list the walks read
+    (``values[i]``): asked when read, so a walk asks only the spaces it
+    reaches."""
+
+    __slots__ = ("ok",)
+
+    def __init__(self, ok: Callable[[int], Any]) -> None:
+        self.ok = ok
+
+    def __getitem__(self, i: int) -> bool:
+        return bool(self.ok(i))
+
+
+def _farthest_is(start: Optional[int], steps: List[Optional[int]], values: Any,
                  value: Any) -> Optional[int]:
-    """``_farthest`` where a space is ok when its value in ``values`` (one
-    per space) is ``value``."""
+    """The last space reached from ``start`` stepping along ``steps`` while
+    the next space's value in ``values`` (one per space) is ``value`` (at
+    most a board's length: a ring ends where it began)."""
     if start is None:
         return None
     here, left = start, len(steps)
@@ -276,9 +270,11 @@ def _farthest_is(start: Optional[int], steps: List[Optional[int]], values: List[
     return here
 
 
-def _in_a_row_is(start: Optional[int], n: int, lines: Any, values: List[Any], value: Any) -> bool:
-    """``_in_a_row`` where a space is ok when its value in ``values`` (one
-    per space) is ``value``."""
+def _in_a_row_is(start: Optional[int], n: int, lines: Any, values: Any, value: Any) -> bool:
+    """Whether ``n`` spaces or more in a row, each with ``value`` in
+    ``values`` (one per space), run through space ``start`` along one of
+    the board's ``lines`` (steps one way, steps the other); a row visits no
+    space twice, so a ring ends where it began."""
     if start is None or values[start] != value:
         return False
     most = len(lines[0][0]) if lines else 0

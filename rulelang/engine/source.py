@@ -119,7 +119,8 @@ class Source:
             if meet is None:
                 rest.append(part)
             else:
-                keep = meet if keep is None else tuple(i for i in keep if i in set(meet))
+                met = set(meet)
+                keep = meet if keep is None else tuple(i for i in keep if i in met)
         if keep is None:
             return f"range({n})", self.where(pset, var, cond), None
         if not rest:
@@ -167,7 +168,7 @@ class Source:
             return None
         finally:
             self.ctx.piece_scope.pop()
-        if re.search(r"\b(st|fr)\b", src):
+        if codegen.reads_state(src):
             return None
         n = len(self.ctx.prog.piece_names[pset])
         env = {k: v for k, v in self.ctx.prog.gen_env.items() if k not in ("st", "fr")}

@@ -312,28 +312,6 @@ def _statements(body: Sequence[ir.Stmt]) -> Iterator[ir.Stmt]:
                 stack.extend(reversed(inner))
 
 
-#: IR node type -> its fields that hold nodes (or tuples of them)
-_NODE_FIELDS: Dict[type, Tuple[str, ...]] = {}
-
-
-def _children(node: object) -> List[Any]:
-    """``ir.children(node)`` as a list, faster: the fields worth looking
-    at are found once a node type."""
-    t = type(node)
-    fields = _NODE_FIELDS.get(t)
-    if fields is None:
-        fields = _NODE_FIELDS[t] = tuple(f.name for f in getattr(t, "__attrs_attrs__", ())
-                                         if f.name != "pos")
-    out: List[Any] = []
-    for name in fields:
-        v = getattr(node, name)
-        if isinstance(v, tuple):
-            out.extend(x for x in v if hasattr(type(x), "__attrs_attrs__"))
-        elif hasattr(type(v), "__attrs_attrs__"):
-            out.append(v)
-    return out
-
-
 def _callee(node: Any) -> Optional[CodeKey]:
     """The code a statement calls at once: ("rule" | "table" | "option", name), or None."""
     t = type(node)

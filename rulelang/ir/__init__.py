@@ -8,7 +8,7 @@ the engine compiles it.  The package holds
                   a fixed word, a bound) in their metadata
     nodes         one frozen attrs class per expression and statement
     declarations  one per declaration, and the Ruleset that holds them
-    walk          children, walk, deepest, names_in, and NODE_CLASSES (every
+    walk          children (child_list), walk, deepest, names_in, and NODE_CLASSES (every
                   node class by the name a serialized node's ``kind`` gives)
     shape         the exact shape of the IR as plain data, checked fast
     serialize     IR <-> plain data (cattrs), tagged by ``kind``
@@ -38,7 +38,7 @@ from .nodes import (
     Call, Give, Reveal, Stmt,
 )
 from .text import log_parts
-from .walk import NODE_CLASSES, At, children, deepest, names_in, walk
+from .walk import NODE_CLASSES, At, child_list, children, deepest, names_in, walk
 
 __all__ = [
     "Pos", "NAME_PATTERN", "TEXT_PATTERN", "Num", "Bool", "NoneLit", "Name", "Attr", "BinOp",
@@ -51,6 +51,6 @@ __all__ = [
     "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call", "Give", "Reveal",
     "Stmt", "Stat", "ScaleRow", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece", "Link",
     "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "Actor", "Presence", "constants", "copies", "present", "pieces_of", "with_values", "directions", "branching", "axes", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
-    "DrawTrigger", "Reroll", "Ending", "ScoreItem", "Ruleset", "NODE_CLASSES", "At", "children",
+    "DrawTrigger", "Reroll", "Ending", "ScoreItem", "Ruleset", "NODE_CLASSES", "At", "child_list", "children",
     "deepest", "names_in", "walk",
 ]

@@ -72,16 +72,7 @@ def child_list(node: Any) -> List[Any]:
 def children(node: Any) -> Iterator[Any]:
     """The IR nodes directly inside ``node`` (fields, and nodes in tuple
     fields), in field order; positions are not nodes."""
-    for f in getattr(type(node), "__attrs_attrs__", ()):
-        if f.name == "pos":
-            continue
-        v = getattr(node, f.name)
-        if isinstance(v, tuple):
-            for x in v:
-                if hasattr(type(x), "__attrs_attrs__"):
-                    yield x
-        elif hasattr(type(v), "__attrs_attrs__"):
-            yield v
+    return iter(child_list(node))
 
 
 class At:
