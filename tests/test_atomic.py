@@ -6,6 +6,7 @@ refused."""
 
 from __future__ import annotations
 
+import copy
 
 import pytest
 
@@ -86,43 +87,81 @@ def test_a_fault_in_a_choice_list_changes_nothing():
 
 
 def test_an_interrupt_inside_apply_changes_nothing(monkeypatch):
-    """Even an exception that is not an error (KeyboardInterrupt) leaves
-    the state as it was."""
+    """Even an exception that is not an error (KeyboardInterrupt, arriving
+    once, as Ctrl-C does) leaves the state as it was, after changes made
+    before it; and again after moves, a clone and a change from outside
+    (each a different place ``apply`` rebuilds from)."""
     state = fresh()
-    before = state.clone()
     real = State._run
+    for step in range(4):
+        before = state.clone()
+        fired = []
 
-    def interrupted(self):
-        self.v[0] += 99          # a change made before the interrupt
-        self.log_tail = ("junk", self.log_tail)
-        raise KeyboardInterrupt
-    monkeypatch.setattr(State, "_run", interrupted)
-    with pytest.raises(KeyboardInterrupt):
+        def interrupted(self, fired=fired):
+            if fired:
+                return real(self)
+            fired.append(1)
+            self.v[0] += 99          # a change made before the interrupt
+            self.log_tail = ("junk", self.log_tail)
+            raise KeyboardInterrupt
+        monkeypatch.setattr(State, "_run", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            state.apply("fine")
+        monkeypatch.setattr(State, "_run", real)
+        same(state, before)
         state.apply("fine")
-    monkeypatch.setattr(State, "_run", real)
-    same(state, before)
+        while state.is_chance_node:
+            state.apply(state.legal_moves()[0])
+        if step == 1:
+            state = state.clone()
+        if step == 2:
+            state.set_stat("x", 3, 0)
 
 
-def test_what_a_failed_apply_puts_back_is_everything_a_move_changes():
-    """``apply`` undoes a failure from a snapshot of the values a move may
-    change (``State._CHANGING``), not a whole clone: every other value of
-    a state is the same object after moves of every kind, and the snapshot
-    holds each changing value in its place."""
-    fixed = [n for n in State.__slots__ if n not in State._CHANGING and n != "chance_record"]
+#: The values a move changes in place (the others it replaces).
+MUTABLE = ("v", "g", "piles", "stack", "offer")
+
+
+def test_a_failure_rebuilds_every_value_a_move_changes(monkeypatch):
+    """A failed ``apply`` makes the state again from where it last started
+    (``State._base``) by the moves made since: after a failure that comes
+    when the move has done all it does, every value a move may change
+    (``State._CHANGING``) is equal to what it was, and every other value
+    is the same object as before, in games of both kinds of chance."""
+    fixed = [n for n in State.__slots__
+             if n not in State._CHANGING and n not in ("chance_record", "_base")]
     assert set(State._CHANGING) <= set(State.__slots__)
+    real = State._legal
+    fired = []
+
+    def then_fails(self):       # (the last thing ``apply`` does: list the next moves)
+        moves = real(self)
+        if not fired:
+            fired.append(1)
+            raise KeyboardInterrupt
+        return moves
+    monkeypatch.setattr(State, "_legal", then_fails)
     for path in (ROOT / "rulesets" / "northpole.rules", ROOT / "rulesets" / "endurance.rules"):
         game = rulelang.load(path)
         for chance in ("sample", "explicit"):
+            fired.append(1)
             state = game.new_game(seed=3, chance=chance)
             before = {n: getattr(state, n) for n in fixed}
             for step in range(60):
                 if state.is_over:
                     break
-                snap = state._snapshot()
-                assert len(snap) == len(State._CHANGING)
-                for name, held in zip(State._CHANGING, snap):
-                    assert held == getattr(state, name), name
-                state.apply(state.legal_moves()[step % len(state.legal_moves())])
+                held = {n: copy.deepcopy(getattr(state, n)) if n in MUTABLE else getattr(state, n)
+                        for n in State._CHANGING}
+                twin = state.clone()
+                move = state.legal_moves()[step % len(state.legal_moves())]
+                fired.clear()
+                with pytest.raises(KeyboardInterrupt):
+                    state.apply(move)
+                assert fired
+                for name in State._CHANGING:
+                    assert getattr(state, name) == held[name], name
+                same(state, twin)
+                state.apply(move)
             assert all(getattr(state, n) is before[n] for n in fixed), \
                 [n for n in fixed if getattr(state, n) is not before[n]]
 
@@ -176,6 +215,6 @@ def test_the_harness_checks_atomicity_at_every_step(monkeypatch):
     from rulelang.testing import check_ruleset
     game = rulelang.load(ROOT / "rulesets" / "northpole.rules")
     assert check_ruleset(game, games=2, seed=0, fresh_games=0).ok
-    monkeypatch.setattr(State, "_back_to", lambda self, snapshot: None)
+    monkeypatch.setattr(State, "_rebuild", lambda self: None)
     report = check_ruleset(game, games=2, seed=0, fresh_games=0)
     assert not report.ok and {f.check for f in report.failures} == {"atomic"}

@@ -18,7 +18,7 @@ from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
 from . import saves as _saves
 from .moves import LogEntry, Result
-from .ops import WAIT_NONE, Policy, fault, rand_below
+from .ops import WAIT_CHANCE, WAIT_NONE, Policy, fault, rand_below
 from .state import State
 from .program import Program, compile_ruleset
 from .saves.document import Key
@@ -26,6 +26,16 @@ from .saves.document import Key
 
 #: The most games one game keeps made for other values of its parameters.
 MOST_PARAM_SETS = 32
+
+#: The most first positions one game keeps (``Game._first_positions``).
+MOST_FIRST_POSITIONS = 64
+
+_M64 = (1 << 64) - 1
+
+
+def _frozen(options: Mapping[str, Any]) -> Tuple[Any, ...]:
+    """Options as a key: (name, value) sorted, a list of values as a tuple."""
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
 
 
 class Game:
@@ -54,6 +64,13 @@ class Game:
             isinstance(getattr(init, "src", None), str) and not codegen.reads_state(init.src)
             for init in (*prog.player_init, *prog.global_init))
         self._starting_values: Dict[int, Tuple[List[Any], List[Any]]] = {}
+        #: (players, chance, options, limits, log) -> a game as it stands at
+        #: its first decision, when nothing random came before it (then every
+        #: seed gives the same): ``new_game`` hands out clones of it.
+        self._first_positions: Dict[Tuple[Any, ...], State] = {}
+        #: False for a game whose running is watched (``testing.coverage``
+        #: counts what its rules run): every new game then runs its setup.
+        self.keeps_first_positions = True
 
     @functools.cached_property
     def fingerprint(self) -> str:
@@ -165,10 +182,26 @@ class Game:
         ``game`` is then the game made for them."""
         if params:
             return self.with_params(params).new_game(players, seed, chance, options, limits, log)
+        key: Optional[Tuple[Any, ...]] = None
+        if seed is not None and type(seed) is int and self.keeps_first_positions:
+            try:
+                key = (players, chance, _frozen(options) if options else None, limits, log)
+                known = self._first_positions.get(key)
+            except TypeError:      # (an option's value that is not hashable: checked below)
+                key = known = None
+            if known is not None:
+                st = known.clone()
+                st.seed = seed & _M64
+                st._base = known._base
+                return st
         st = self._new_state(players, seed, chance, options, limits, log)
         st._run()
         if st.over is None:
             st._legal()     # a first decision whose moves cannot be listed fails here
+        st._base = ((st.limits, log), None)     # (how to make it again: ``State._rebuild``)
+        if key is not None and st.rng == 0 and st.waiting != WAIT_CHANCE and st.over is None \
+                and len(self._first_positions) < MOST_FIRST_POSITIONS:
+            self._first_positions[key] = st.clone()
         return st
 
     def _new_state(self, players: Optional[int], seed: Optional[int], chance: str,
@@ -241,7 +274,7 @@ class Game:
         st.over = None
         st.options = dict(options) if options else None
         st.round = 0
-        st._moves = st.offer = None
+        st._changed()
         return st
 
     def playouts(self, n: int, seed: int = 0, players: Optional[int] = None,

@@ -35,8 +35,6 @@ _ANYONE: Any = object()
 #: (``Any``: ``ops.base.Op`` does not declare the ``resume`` of an op that waits).
 Legal = Tuple[List[Move], Optional[Dict[str, Move]], Any]
 
-#: What ``State._snapshot`` takes: the values of ``State._CHANGING``.
-Snapshot = Tuple[Any, ...]
 
 
 class State:
@@ -57,7 +55,7 @@ class State:
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
                  "limits", "logging", "_moves", "chance_record", "steps", "hist", "shown",
-                 "offer")
+                 "offer", "_base")
 
     #: The ``game.Game`` that made it (``Any`` to mypy: game.py imports this module).
     game: Gm
@@ -109,6 +107,11 @@ class State:
     #: The hidden and secret stats whose values are revealed now (a stat's
     #: key: ``visibility.stat_key``), in order; a change hides one again.
     shown: Tuple[int, ...]
+    #: Where a failed ``apply`` rebuilds this state from (``_rebuild``):
+    #: (a state never changed again, or for a new game the (limits,
+    #: logging) it was made with; the ``hist`` then); None after a change
+    #: from outside the rules (``_changed``): the next ``apply`` takes one.
+    _base: Optional[Tuple[Union["State", Tuple[Limits, bool]], Optional[Tuple[Any, ...]]]]
 
     # ------------------------------------------------------------ public API
 
@@ -186,7 +189,8 @@ class State:
                 found = move
         if found is None:
             found = self._find(move, moves, by_label, op)
-        before = self._snapshot()
+        if self._base is None:
+            self._base = (self.clone(), self.hist)
         record = self.chance_record
         recorded = 0 if record is None else len(record)
         self._moves = self.offer = None
@@ -199,7 +203,7 @@ class State:
                 # them (past Limits.max_choices, say) fails this apply.
                 self._legal()
         except BaseException as e:
-            self._back_to(before)
+            self._rebuild()
             if record is not None:
                 del record[recorded:]
             if isinstance(e, RulesetError) or not isinstance(e, Exception):
@@ -230,27 +234,45 @@ class State:
                                    f"(its player, probability or value differ)", move)
         return found
 
-    #: What a move may change (the rest is fixed for the game), in the
-    #: order ``_snapshot`` holds it.
+    #: What a move may change (the rest is fixed for the game): what
+    #: ``_rebuild`` puts back.
     _CHANGING = ("rng", "v", "g", "piles", "stack", "waiting", "actor", "rerolling",
                  "turn_player", "round", "order_pos", "skips", "test", "over", "log_tail",
                  "_moves", "steps", "hist", "shown", "offer")
 
-    def _snapshot(self) -> Snapshot:
-        """What ``_back_to`` needs to undo a failed ``apply``: the values of
-        ``_CHANGING``, its lists copied (cheaper than a clone: a move is
-        made at every step)."""
-        return (self.rng, self.v[:], self.g[:], list(map(list.copy, self.piles)),
-                list(map(list.copy, self.stack)), self.waiting, self.actor, self.rerolling,
-                self.turn_player, self.round, self.order_pos, self.skips, self.test, self.over,
-                self.log_tail, self._moves, self.steps, self.hist, self.shown, self.offer)
+    def _rebuild(self) -> None:
+        """This state again exactly as it was before the ``apply`` that
+        failed: made again from ``_base`` by the moves made since (the
+        engine is deterministic), which costs a failure time in proportion
+        to the moves since, where a copy taken before every move would cost
+        every move (a failure is rare: a ruleset's fault, a limit, Ctrl-C)."""
+        assert self._base is not None       # (``apply`` takes one before it changes anything)
+        start, since = self._base
+        if isinstance(start, State):
+            st = start.clone()
+        else:                   # a new game's (limits, logging): made again so
+            st = self.game.new_game(self.n, self.seed, "explicit" if self.explicit else "sample",
+                                    self.options, start[0], start[1])
+        st._base = self._base
+        labels = []
+        h = self.hist
+        while h is not since and h is not None:
+            labels.append(h[0])
+            h = h[1]
+        for label in reversed(labels):
+            st.apply(label)
+        hist = self.hist
+        for name in self._CHANGING:
+            setattr(self, name, getattr(st, name))
+        self.hist = hist
+        # The next failure starts here, not from further back.
+        self._base = (st.clone(), hist)
 
-    def _back_to(self, snapshot: Snapshot) -> None:
-        """This state again exactly as it was when ``snapshot`` was taken."""
-        (self.rng, self.v, self.g, self.piles, self.stack, self.waiting, self.actor,
-         self.rerolling, self.turn_player, self.round, self.order_pos, self.skips, self.test,
-         self.over, self.log_tail, self._moves, self.steps, self.hist, self.shown,
-         self.offer) = snapshot
+    def _changed(self) -> None:
+        """Note a change made from outside the rules (a test's, a tool's, a
+        restored save's): the moves worked out before no longer hold, and a
+        failed ``apply`` cannot rebuild from before it."""
+        self._moves = self.offer = self._base = None
 
     def result(self) -> Result:
         prog = self.prog
@@ -306,6 +328,7 @@ class State:
         c.steps = 0
         c.hist = self.hist
         c.shown = self.shown
+        c._base = self._base        # (never changed: shared)
         return c
 
     __copy__ = clone
@@ -375,7 +398,7 @@ class State:
     def set_stat(self, name: str, value: Any, player: Optional[int] = None) -> None:
         """Set a stat directly (for tests and tools; no triggers run)."""
         prog = self.prog
-        self._moves = self.offer = None
+        self._changed()
         if player is not None:
             self.v[player * prog.K + prog.pslot[name]] = value
         else:
@@ -403,7 +426,7 @@ class State:
         prog = self.prog
         i = prog.piece_names[pieces].index(name)
         k = prog.piece_slot[pieces][field]
-        self._moves = self.offer = None
+        self._changed()
         self.g[prog.piece_base[pieces] + i * prog.piece_K[pieces] + k] = value
 
     def pile(self, name: str, player: Optional[int] = None) -> List[str]:
@@ -417,7 +440,7 @@ class State:
             if card not in self.prog.card_by_name:
                 raise KeyError(f"no card named {card!r}")
             ids.append(self.prog.card_by_name[card])
-        self._moves = self.offer = None
+        self._changed()
         self.piles[self._pile_index(name, player)][:] = ids
 
     def _pile_index(self, name: str, player: Optional[int]) -> int:

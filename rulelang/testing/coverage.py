@@ -302,6 +302,7 @@ class Coverage:
         self._counter = _Counter(prog)
         #: the game to play: the same rules, counted
         self.game = Game(prog, base.limits)
+        self.game.keeps_first_positions = False     # (each game's setup is counted)
         self.games = 0
         self.moves = 0
         self.unfinished = 0

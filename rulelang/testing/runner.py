@@ -227,7 +227,7 @@ class _Runner:
         try:
             probe.apply(move.label)
         except RulesetError:
-            if probe != st or probe.log_tail is not st.log_tail:
+            if probe != st or (probe.log_tail is not st.log_tail and _log_of(probe) != _log_of(st)):
                 raise _Failed("atomic", f"a failed apply({move.label!r}) changed the state") from None
         except Exception as e:  # noqa: BLE001 - any other exception is an engine bug
             raise _Failed("atomic", f"apply({move.label!r}) past a limit raised "

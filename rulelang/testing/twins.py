@@ -57,7 +57,7 @@ def _hidden_twin(st: St, viewer: Optional[int], rng: random.Random) -> Optional[
     for values, i, decl in stats:
         other = _other_value(getattr(twin, values)[i], decl, st.n)
         getattr(twin, values)[i] = other
-    twin._moves = twin.offer = None
+    twin._changed()
     return twin
 
 
@@ -133,5 +133,5 @@ def _deck_twin(st: St) -> Optional[St]:
     for i in decks:
         pile = twin.piles[i]
         pile.insert(0, pile.pop())
-    twin._moves = twin.offer = None
+    twin._changed()
     return twin

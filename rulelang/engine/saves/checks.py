@@ -411,7 +411,7 @@ def _probe(st: St) -> None:
         st.result()
     except Exception as e:
         fails("result()", e)
-    st._moves = st.offer = None
+    st._changed()
 
 
 def _check_shown(spec: Spec, shown: List[int], n: int) -> None:

@@ -1,0 +1,139 @@
+"""Work the engine does once and reuses (issue 20), each checked against
+doing it again: a game's first position handed out as a copy when nothing
+random comes before it, and a failed move undone by making the state again
+from where it started (``State._rebuild``), not from a copy taken before
+every move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulelang
+from rulelang.engine import State
+from helpers import EXAMPLES, RULESETS
+
+
+def _played(state, moves: int, seed: int):
+    rng = random.Random(seed)
+    labels = []
+    for _ in range(moves):
+        if state.is_over:
+            break
+        move = rng.choice(state.legal_moves())
+        labels.append(move.label)
+        state.apply(move)
+    return labels
+
+
+def _same(a: State, b: State) -> None:
+    assert a == b
+    assert a.to_json() == b.to_json()
+    assert [e.to_dict() for e in a.log] == [e.to_dict() for e in b.log]
+    assert [m.label for m in a.legal_moves()] == [m.label for m in b.legal_moves()]
+
+
+@pytest.mark.parametrize("path", RULESETS + EXAMPLES, ids=lambda p: p.name)
+def test_a_first_position_reused_is_the_one_made_afresh(path):
+    """Every game, each player count, both kinds of chance, log on and off:
+    the second ``new_game`` (a copy of the first position when nothing
+    random came before it) equals a game made with nothing kept, for
+    another seed, and plays the same moves to the same state."""
+    game = rulelang.load(path)
+    for players in range(game.min_players, game.max_players + 1):
+        for chance in ("sample", "explicit"):
+            for log in (True, False):
+                game.new_game(players=players, seed=1, chance=chance, log=log)
+                reused = game.new_game(players=players, seed=7, chance=chance, log=log)
+                game._first_positions.clear()
+                afresh = game.new_game(players=players, seed=7, chance=chance, log=log)
+                game._first_positions.clear()
+                _same(reused, afresh)
+                assert reused.seed == afresh.seed == 7
+                _played(reused, 30, 5)
+                _played(afresh, 30, 5)
+                _same(reused, afresh)
+
+
+def test_a_first_position_is_kept_only_when_nothing_random_came_before():
+    """Nim starts with a decision (kept); a game that rolls before its
+    first decision is not (its seed decides the position)."""
+    nim = rulelang.load(next(p for p in EXAMPLES if p.name == "nim.rules"))
+    nim.new_game(seed=3)
+    assert len(nim._first_positions) == 1
+    rolling = rulelang.loads('''
+game "Roll first"
+players 2
+per player { pips 0 }
+turn { phase p { pips = roll d6
+                 choose one "Go" { "on": pips += 1  "stop": end game "stopped" } } }
+score { pips }
+''', "roll.rules")
+    firsts = {rolling.new_game(seed=s).stat("pips", 0) for s in range(20)}
+    assert len(firsts) > 1
+    assert not rolling._first_positions
+
+
+def test_options_lists_and_limits_each_keep_their_own_first_position():
+    """The kept positions are told apart by every argument of ``new_game``
+    but the seed: two option values give two positions, each right."""
+    game = rulelang.loads('''
+game "Opts"
+players 2
+option pace "Pace" { "slow": speed = 1
+                     "fast": speed = 2 }
+per player { speed 0 }
+setup { for each player { choose pace } }
+turn { phase p { choose one "Go" { "step": speed += 1 } } }
+end "done" when round > 2
+score { speed }
+''', "opts.rules")
+    slow = game.new_game(seed=1, options={"pace": "slow"})
+    fast = game.new_game(seed=2, options={"pace": "fast"})
+    again = game.new_game(seed=3, options={"pace": "slow"})
+    per_seat = game.new_game(seed=4, options={"pace": ["fast", "slow"]})
+    assert slow.stat("speed", 0) == again.stat("speed", 0) == 1
+    assert fast.stat("speed", 0) == 2
+    assert [per_seat.stat("speed", p) for p in range(2)] == [2, 1]
+    tight = game.new_game(seed=5, options={"pace": "slow"},
+                          limits=rulelang.Limits(max_steps=50_000))
+    assert tight.limits.max_steps == 50_000
+    assert game.new_game(seed=6, options={"pace": "slow"}).limits == game.limits
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.name)
+def test_a_failed_move_after_a_reused_first_position_is_undone(path, monkeypatch):
+    """A move that fails (here: an interrupt after all its work) in a game
+    whose first position was a copy, or was restored from a save, or was
+    changed by hand, leaves the state as it was: rebuilt from where it
+    started."""
+    game = rulelang.load(path)
+    game.new_game(seed=1)
+    states = {"new": game.new_game(seed=11)}
+    _played(states["new"], 25, 2)
+    states["restored"] = game.restore(states["new"].to_json())
+    states["cloned"] = states["new"].clone()
+    _played(states["cloned"], 5, 3)
+    real = State._legal
+    for state in states.values():
+        if state.is_over:
+            continue
+        before = state.clone()
+        fired = []
+
+        def then_fails(self, fired=fired):
+            moves = real(self)
+            if not fired:
+                fired.append(1)
+                raise KeyboardInterrupt
+            return moves
+        move = state.legal_moves()[0]
+        monkeypatch.setattr(State, "_legal", then_fails)
+        with pytest.raises(KeyboardInterrupt):
+            state.apply(move)
+        monkeypatch.setattr(State, "_legal", real)
+        _same(state, before)
+        state.apply(move)
+        before.apply(move)
+        _same(state, before)
