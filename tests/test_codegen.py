@@ -221,3 +221,28 @@ def test_generated_code_stores_no_place_at_run_time():
         if line.strip().startswith("# line "):
             at = wheres[table[number]]
             assert f"# line {at[1].line} " in line
+
+
+def test_a_turn_condition_may_ask_a_seat():
+    """The turn loop's own variables are not names the generated code
+    calls: a turn's ``when`` and a per-turn value that ask ``seat of this
+    player`` (a function of the generated code) work, and play as the ops
+    do.  (Before, the seat being tried was held in a local of the same
+    name, and asking a seat in ``when`` failed.)"""
+    game = rulelang.loads('''
+game "Odd seats"
+players 3
+per player { moves 0 }
+turn when seat of this player is not 1 {
+    phase p { choose one "Go" { "step": moves += 1  "rest": moves += 0 } }
+}
+end "done" when round > 3
+score { moves }
+''', "odd.rules")
+    state = game.new_game(seed=1)
+    seats = []
+    while not state.is_over:
+        seats.append(state.current_player)
+        state.apply("step")
+    assert seats == [0, 2] * 3
+    assert [state.stat("moves", p) for p in range(3)] == [3, 0, 3]

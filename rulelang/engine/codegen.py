@@ -310,7 +310,11 @@ class Runner:
         env["_W"] = self.wheres
         env["_L"] = line_table(text)
         exec(compile(text, register(self.prog, code_name, text), "exec"), env)
-        return env[fn_name]
+        fn = env[fn_name]
+        shadowed = set(fn.__code__.co_varnames) & env.keys()
+        if shadowed:        # (a local named as one of the generated code's globals)
+            raise AssertionError(f"{code_name}: locals shadow globals: {sorted(shadowed)}")
+        return fn
 
     # ------------------------------------------------- for the ops' emit
 

@@ -525,7 +525,7 @@ class Program:
         self.turn_until_src: Optional[str] = None
         if rs.turn is not None:
             self.turn_when_src: Optional[str] = None if rs.turn.when is None else \
-                Source(ask).src_for_player(rs.turn.when, "_seat", cond=True)
+                Source(ask).src_for_player(rs.turn.when, "_ts", cond=True)
             if rs.turn.until is not None:
                 self.turn_until = Ctx(self, None, "the turn's 'until'").cond_expr(rs.turn.until)
                 self.turn_until_src = Source(ask).src_for_player(rs.turn.until, "_p", cond=True)
@@ -541,7 +541,7 @@ class Program:
         self.player_init: List[Compiled] = [init.expr(s.initial) for s in self.player_stats]
         self.global_init: List[Compiled] = [init.expr(s.initial) for s in self.global_stats]
         self.turn_init: List[Tuple[int, Compiled]] = [(self.pslot[s.name], init.expr(s.initial)) for s in self.turn_stats]
-        self.turn_init_src: List[Optional[str]] = [Source(init).src_for_player(s.initial, "_seat")
+        self.turn_init_src: List[Optional[str]] = [Source(init).src_for_player(s.initial, "_ts")
                               for s in self.turn_stats]
 
     def _build_turn(self, turn: ir.Turn) -> None:

@@ -289,6 +289,19 @@ class ChooseOneOp(Op):
         st.wait(WAIT_DECISION, fr[PLAYER], (fr, offered))
         return False
 
+    def emit(self, r: Writer, k: int) -> bool:
+        """``run`` written out, but for a choice a setup option may answer."""
+        if self.option is not None:
+            return False
+        wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
+        if self.conds is None:
+            r.emit(r.D, *wait, "return False")
+            return True
+        r.emit(r.D, r.at(self), f"_o = {r.value(self.conds)}", "if _o:")
+        r.emit(r.D + 1, *wait, "st.offer = (fr, _o)", "return False")
+        r.jump(r.D, k, self.end)
+        return True
+
     def moves(self, st: St, fr: Frame) -> Moves:
         return [(self.labels[i], None, i) for i in self.offered(st, fr)]
 
@@ -368,6 +381,11 @@ class MayOp(Op):
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
 
+    def emit(self, r: Writer, k: int) -> bool:
+        r.emit(r.D, f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
+               f"fr[{PC}] = {k}", "return False")
+        return True
+
     def moves(self, st: St, fr: Frame) -> Moves:
         return [(f"{self.prompt}: yes", None, True), (f"{self.prompt}: no", None, False)]
 
@@ -416,6 +434,15 @@ class ChooseNumberOp(ChoiceOp):
             return True
         st.wait(WAIT_DECISION, fr[PLAYER])
         return False
+
+    def emit(self, r: Writer, k: int) -> bool:
+        """``run`` written out (past the limit, ``bounds`` raises as it does)."""
+        r.emit(r.D, r.at(self), f"fr[{PC}] = {k}", f"_lo = {r.value(self.low)}",
+               f"_hi = {r.value(self.high)}", "if _hi - _lo >= st.limits.max_choices:",
+               f"    O[{k}].bounds(st, fr)", "if _hi <= _lo:", f"    fr[{self.slot}] = _lo",
+               f"    pc = {k + 1}", "else:", f"    st.waiting = {WAIT_DECISION}",
+               f"    st.actor = fr[{PLAYER}]", "    return False")
+        return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
         lo, hi = self.bounds(st, fr)
@@ -511,6 +538,17 @@ class ChooseOneOfOp(ChoiceOp):
             return True
         st.wait(WAIT_DECISION, fr[PLAYER], (fr, found))
         return False
+
+    def emit(self, r: Writer, k: int) -> bool:
+        """``run`` written out, but for cards the chooser may not see (checked
+        as ``run`` does)."""
+        if self.guard is not None or getattr(self.matching, "src", None) is None:
+            return False
+        r.emit(r.D, r.at(self), f"_o = {r.value(self.matching)}", "if _o:",
+               f"    st.waiting = {WAIT_DECISION}", f"    st.actor = fr[{PLAYER}]",
+               f"    fr[{PC}] = {k}", "    st.offer = (fr, _o)", "    return False",
+               f"fr[{self.slot}] = None", f"pc = {k + 1}")
+        return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
         return [(self.prefix + self.label(st, x), None, x) for x in self.choices(st, fr)]

@@ -303,6 +303,22 @@ class ForEachOp(Op):
         fr[PC] = self.end
         return True
 
+    def emit(self, r: Writer, k: int) -> bool:
+        """One step of a 'for each player' whose body may wait (``run``)."""
+        set_seat = f"fr[{self.var}] = _sq" if self.var is not None else f"fr[{PLAYER}] = _sq"
+        r.emit(r.D, r.at(self), f"_w = fr[{self.work}]", "if _w is None:",
+               f"    _i, _first = 0, {r.prog.first_seat_src}", f"    fr[{self.saved}] = fr[{PLAYER}]",
+               "else:", "    _i, _first = _w", f"    fr[{PLAYER}] = fr[{self.saved}]",
+               "_n = st.n", f"_me = fr[{self.saved}]", "while _i < _n:",
+               "    _sq = (_first + _i) % _n", "    _i += 1")
+        if self.other:
+            r.emit(r.D + 1, "if _sq == _me:", "    continue")
+        r.emit(r.D + 1, set_seat, f"if {r.cond(self.cond)}:",
+               f"    fr[{self.work}] = (_i, _first)", f"    pc = {k + 1}", "    break")
+        r.emit(r.D, "else:", f"    fr[{PLAYER}] = fr[{self.saved}]", f"    fr[{self.work}] = None",
+               f"    pc = {self.end}")
+        return True
+
 
 class CounterOp(Op):
     """``repeat N times``: local ``work`` counts down; jumps to ``end``
@@ -491,9 +507,9 @@ class NextTurnOp(Op):
         first(d + 2)
         if rc is not None:
             r.emit(d + 2, "st.order_pos = -2", "continue")
-        r.emit(d + 1, "_seat = (_first + st.order_pos) % _n")
+        r.emit(d + 1, "_ts = (_first + st.order_pos) % _n")
         if prog.turn_when is not None:
-            when = prog.turn_when_src or f"{r.const(prog.turn_when)}(st, [None, 0, _seat])"
+            when = prog.turn_when_src or f"{r.const(prog.turn_when)}(st, [None, 0, _ts])"
             none_can = r.const("no player can take a turn (the turn's 'when' condition is false "
                                "for everyone)")
             r.emit(d + 1, f"if {when}:", "    break", "_idle += 1",
@@ -502,13 +518,13 @@ class NextTurnOp(Op):
                 r.spend(d + 1, prog.idle_cost)
         else:
             r.emit(d + 1, "break")
-        r.emit(d, "st.turn_player = _seat")
+        r.emit(d, "st.turn_player = _ts")
         for (slot, fn), src in zip(prog.turn_init, prog.turn_init_src):
-            value = src if src is not None else f"{r.const(fn)}(st, [None, 0, _seat])"
-            r.emit(d, f"st.v[_seat * {prog.K} + {slot}] = {value}")
+            value = src if src is not None else f"{r.const(fn)}(st, [None, 0, _ts])"
+            r.emit(d, f"st.v[_ts * {prog.K} + {slot}] = {value}")
             if prog.player_stats[slot].sight is not None:
-                r.emit(d, f"if st.shown: _unshow(st, _seat * {prog.K} + {slot})")
-        frame = ", ".join([str(prog.turn_code), "0", "_seat"] + ["None"] * prog.nlocals[prog.turn_code])
+                r.emit(d, f"if st.shown: _unshow(st, _ts * {prog.K} + {slot})")
+        frame = ", ".join([str(prog.turn_code), "0", "_ts"] + ["None"] * prog.nlocals[prog.turn_code])
         # The turn runs at once, inside this call (as a rule called does).  Its
         # work is counted as it begins, with that of the seats passed over if
         # they were few steps each (``ops.NextTurnOp``).
@@ -517,7 +533,7 @@ class NextTurnOp(Op):
         if prog.turn_when is not None and prog.idle_cost <= FEW_IDLE:
             turn_cost = f"{turn_cost} + _idle * {prog.idle_cost}"
         r.emit(d, "st.skips = ()", "st.test = None", "if st.logging:",
-               "    st.note(_seat, 'turn', f'round {st.round}: P{_seat}\\'s turn', _seat)",
+               "    st.note(_ts, 'turn', f'round {st.round}: P{_ts}\\'s turn', _ts)",
                f"fr[{PC}] = {k}", f"_f = [{frame}]", *r.push(turn_cost),
                f"if not (R[{tc}] or st.prog.runner({tc}))(st, _f):", "    return False",
                "if st.stack[-1] is not fr:", "    return True", "continue")
