@@ -13,6 +13,8 @@ for its work as it starts, and its loops for each pass, as any code does.
 
 from __future__ import annotations
 
+import ast
+import re
 import types
 from typing import Any, Callable, Dict, List, Optional
 
@@ -84,9 +86,12 @@ class ValueRule:
         name = "value_of_" + codegen.function_name(rule.name)
         # (the frame: [code, pc, the player, the values given, the lets])
         args = "".join(f", _a{i}" for i in range(len(rule.params)))
-        frame = f"[-1, 0, _p{args}{', None' * self.nlocals}]"
+        frame = f"    fr = [-1, 0, _p{args}{', None' * self.nlocals}]\n"
+        lines = _arguments_read(lines, len(rule.params))
+        if not any(_FRAME.search(line) for line in lines):
+            frame = ""
         text = (f"def {name}(st, _p{args}):\n"
-                f"    fr = {frame}\n"
+                + frame +
                 f"    _lim = st.limits.max_steps\n"
                 f"    st.steps += {cost}\n"
                 f"    if st.steps > _lim:\n"
@@ -105,6 +110,29 @@ class ValueRule:
         fn = self.fn = env[name]
         self.call.__code__ = fn.__code__
         return fn
+
+
+#: The frame named in generated code, and one of its places read or set.
+_FRAME = re.compile(r"\bfr\b")
+_PLACE = re.compile(r"\bfr\[(\d+)\]")
+
+
+def _arguments_read(lines: List[str], nparams: int) -> List[str]:
+    """``lines`` reading the player in scope and the values given from the
+    function's arguments (``_p``, ``_a0`` …), not from its frame, when no
+    line sets them (found in the syntax tree, not guessed from the text):
+    the frame is then often not needed at all."""
+    names = {O.PLAYER: "_p", **{O.PLAYER + 1 + i: f"_a{i}" for i in range(nparams)}}
+    tree = ast.parse("def f():\n" + "\n".join("    " + line for line in lines) + "\n    pass\n")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and node.value.id == "fr" and not isinstance(node.ctx, ast.Load) \
+                and not (isinstance(node.slice, ast.Constant) and node.slice.value not in names):
+            return lines        # (a place of the frame set that may be an argument's)
+
+    def named(m: re.Match[str]) -> str:
+        return names.get(int(m.group(1)), m.group(0))
+    return [_PLACE.sub(named, line) for line in lines]
 
 
 def _first_call(st: Any, player: Optional[int], *values: Any) -> Any:
