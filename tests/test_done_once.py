@@ -137,3 +137,23 @@ def test_a_failed_move_after_a_reused_first_position_is_undone(path, monkeypatch
         state.apply(move)
         before.apply(move)
         _same(state, before)
+
+
+def test_every_change_from_outside_the_rules_goes_through_changed():
+    """Code outside the engine that changes a state (the testing twins, a
+    player that deals hidden cards again, a tool) clears what was
+    worked out for it, and where it would rebuild from, with one call:
+    ``State._changed``.  Clearing only the moves (as code once did) would
+    leave a failed move to rebuild the state as it was before the change."""
+    from helpers import ROOT
+    import re
+    setting = re.compile(r"\.(_moves|offer|_base)\s*=(?!=)")
+    found = []
+    engine = ROOT / "rulelang" / "engine"      # (where the rules run: they set them)
+    for path in sorted((ROOT / "rulelang").rglob("*.py")):
+        if engine in path.parents:
+            continue
+        for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if setting.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{no}: {line.strip()}")
+    assert found == []
