@@ -279,3 +279,36 @@ def test_batched_playouts_are_the_games_the_move_api_plays(ruleset, players, shi
             state.apply(moves[rand_below(chooser, len(moves))])
         assert state.result() == result
     assert len({r.scores for r in game.playouts(20, seed=0, players=players)}) > 1
+
+
+def test_decision_names_what_is_being_decided():
+    """``State.decision``: the choice's title from the rule file, a reroll's
+    question, and None at a chance node or once the game is over."""
+    game = rulelang.loads('''
+game "Titles"
+players 2
+per player { n 0 }
+turn { phase p {
+    choose one "Pick a path" { "left": n += 1  "right": n += 2 }
+    n += roll d6
+    may "Push on" { choose a number from 1 to 2 as k "How far"
+                    n += k }
+} }
+end "done" when round > 2
+score { n }
+''', "titles.rules")
+    st = game.new_game(seed=1, chance="explicit")
+    assert st.decision == "Pick a path"
+    st.apply("left")
+    assert st.is_chance_node and st.decision is None
+    st.apply(st.legal_moves()[0])
+    assert st.decision == "Push on"
+    st.apply("Push on: yes")
+    assert st.decision == "How far"
+    while not st.is_over:
+        st.apply(st.legal_moves()[0])
+    assert st.decision is None
+    north = GAME.new_game(seed=12, players=3)
+    while not north.legal_moves()[0].label.startswith("keep"):
+        north.apply(north.legal_moves()[0])
+    assert north.decision.startswith("keep or reroll the roll for ")

@@ -344,7 +344,8 @@ class Ctx(Seen):
             where = "" if s.cond is None else f" if {source.cond(s.cond)}"
         finally:
             self.card_scope.pop()
-        matching = compiled(f"[{c} for {c} in sorted(set(st.piles[{pile.src}])){where}]",
+        kinds = f"sorted(set(st.piles[{pile.src}]))"
+        matching = compiled(f"[{c} for {c} in {kinds}{where}]" if where else kinds,
                             self.prog.gen_env)
         self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, c: st.prog.card_labels[c],
                                   var, s.prompt or "choose a card",

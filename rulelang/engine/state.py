@@ -135,6 +135,22 @@ class State:
     def is_chance_node(self) -> bool:
         return self.over is None and self.waiting == WAIT_CHANCE
 
+    @property
+    def decision(self) -> Optional[str]:
+        """What is being decided now, in the rule file's words: the title of
+        the choice (``choose one "Act"`` → ``Act``), or for a roll that may
+        be rerolled ``keep or reroll the roll for WHY``; None at a chance
+        node and once the game is over.  (Public: every seat may know what
+        another is deciding, if not what it decides.)"""
+        if self.over is not None or self.waiting == WAIT_CHANCE:
+            return None
+        fr = self.stack[-1]
+        op = self.prog.codes[fr[CODE]][fr[PC]]
+        if self.rerolling:
+            return f"keep or reroll the roll for {getattr(op, 'why', 'a roll')}"
+        prompt = getattr(op, "prompt", None)
+        return prompt if isinstance(prompt, str) and prompt else "choose"
+
     def legal_moves(self, player: Any = _ANYONE) -> List[Move]:
         """Every legal move now (chance outcomes included).  With
         ``player=seat``: that seat's moves, none unless it is its decision
