@@ -162,14 +162,14 @@ def make_app(hall: Hall) -> Starlette:
                                      "options": (dict, type(None)), "params": (dict, type(None)),
                                      "bots": (dict, type(None))}, ("ruleset",))
         options = body.get("options") or {}
-        for name, value in options.items():
+        for value in options.values():
             if not (isinstance(value, str) or value is None
                     or (isinstance(value, list) and all(isinstance(v, str) or v is None
                                                         for v in value))):
                 raise ServeError(400, "bad_body", "an option's value is a choice's label, "
                                  "null, or a list of them")
         params = body.get("params") or {}
-        for name, value in params.items():
+        for value in params.values():
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ServeError(400, "bad_body", "a parameter's value is a whole number")
         bots: Dict[int, str] = {}

@@ -4,7 +4,7 @@ server has and no other)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 
 def _ref(name: str) -> Dict[str, str]:
@@ -17,7 +17,7 @@ def _json(schema: Dict[str, Any], description: str) -> Dict[str, Any]:
 
 _ERR = _json(_ref("Error"), "refused; nothing was changed")
 _GAME_ID = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
-_SEAT_AUTH = [{"seatToken": []}, {}]
+_SEAT_AUTH: List[Dict[str, List[str]]] = [{"seatToken": []}, {}]
 
 SCHEMA: Dict[str, Any] = {
     "openapi": "3.1.0",

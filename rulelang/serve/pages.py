@@ -34,7 +34,7 @@ def esc(value: Any) -> str:
 
 
 def _static(name: str) -> str:
-    return resources.files("rulelang.serve").joinpath("static", name).read_text(encoding="utf-8")
+    return resources.files("rulelang.serve").joinpath("static").joinpath(name).read_text(encoding="utf-8")
 
 
 #: The files under /static/: name -> (media type, text).
@@ -322,20 +322,20 @@ def _board(pset: str, spaces: List[Dict[str, Any]], kind: Optional[str],
     hexes = kind == "hex"
     rows = []
     for y in range(max(ys), min(ys) - 1, -1):
-        shift = (max(ys) - y) if hexes else 0
+        shift = (y - min(ys)) if hexes else 0   # a hex row lies half a space east of the one below
         cells = [f'<div class="gap" style="width:{shift * 3.5}em"></div>'] if shift else []
         for x in range(min(xs), max(xs) + 1):
-            sp = at.get((x, y))
-            if sp is None:
+            cell = at.get((x, y))
+            if cell is None:
                 cells.append('<div class="space none"></div>')
                 continue
-            values = "".join(f'<div class="v"><span class="k">{esc(f)}</span> {esc(sp[f])}</div>'
-                             for f in fields if f in sp and sp[f] is not None and sp[f] is not False)
-            hidden = '<div class="v"><i>hidden</i></div>' if sp.get("hidden") else ""
+            values = "".join(f'<div class="v"><span class="k">{esc(f)}</span> {esc(cell[f])}</div>'
+                             for f in fields if f in cell and cell[f] is not None and cell[f] is not False)
+            hidden = '<div class="v"><i>hidden</i></div>' if cell.get("hidden") else ""
             occupants = "".join(f'<div class="occupant">{esc(n)}</div>'
-                                for n in here.get(sp.get("name"), []))
+                                for n in here.get(cell.get("name"), []))
             cells.append(f'<div class="space{" hex" if hexes else ""}"><div class="sname">'
-                         f'{esc(sp.get("name"))}</div>{values}{hidden}{occupants}</div>')
+                         f'{esc(cell.get("name"))}</div>{values}{hidden}{occupants}</div>')
         rows.append(f'<div class="row">{"".join(cells)}</div>')
     kind_text = "hex map" if hexes else "grid"
     return (f'<section class="board {kind_text.replace(" ", "-")}"><h2>{esc(pset)} '
