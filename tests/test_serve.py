@@ -18,7 +18,7 @@ pytest.importorskip("starlette", reason="rulelang serve needs the 'serve' extra"
 import httpx  # noqa: E402
 
 with warnings.catch_warnings():     # (Starlette would rather have httpx2; httpx does)
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 import rulelang  # noqa: E402
@@ -340,8 +340,9 @@ def test_hostile_text_is_written_as_text(served):
 def test_the_page_draws_boards_tracks_and_piles():
     info = {
         "game": {"id": "g", "seats": [{"seat": 0, "name": "A", "bot": None}]}, "seat": 0,
-        "version": 3, "boards": {"cells": "hex"}, "layout": {"bounds": {"hp": [0, 5]},
-                                                              "tracks": {"road": ["x1", "x2"]}},
+        "version": 3, "boards": {"cells": "hex"},
+        "layout": {"bounds": {"hp": [0, 5]}, "tracks": {"road": ["x1", "x2"]},
+                   "holds": {"men": {"at": "cells"}}},
         "log": [], "log_length": 0, "decision": None,
         "view": {"round": 1, "current_player": 0, "over": None, "globals": {}, "scales": {},
                  "tracks": {"road": {"space": "x2", "far": 3}},
@@ -349,7 +350,7 @@ def test_the_page_draws_boards_tracks_and_piles():
                  "piles": {"deck": {"size": 9}},
                  "pieces": {"cells": [{"name": "c11", "x": 1, "y": 1, "v": 2},
                                       {"name": "c21", "x": 2, "y": 1, "v": None}],
-                            "men": [{"name": "Bo", "at": "c21"}]}},
+                            "men": [{"name": "Bo", "at": "c21", "was": "c11"}]}},
     }
     page = pages.table_fragment(info)
     assert page.count('class="cell') == 6 and page.count('class="cell here"') == 1
@@ -358,6 +359,15 @@ def test_the_page_draws_boards_tracks_and_piles():
     assert 'class="board hex-map"' in page
     c21 = page.split('<div class="sname">c21</div>')[1].split('<div class="space')[0]
     assert '<div class="occupant">Bo</div>' in c21
+    c11 = page.split('<div class="sname">c11</div>')[1].split('<div class="space')[0]
+    assert "occupant" not in c11            # 'was' does not hold a space of the board
+
+
+def test_layout_from_the_rule_file(served):
+    hall, _, _ = served
+    layout = hall.rulesets["northpole"].layout
+    assert layout["bounds"]["position"] == [0, 29]          # 0 to pole (29)
+    assert "men" not in layout["bounds"]                     # no upper bound
 
 
 def test_the_openapi_schema_names_every_route(served):

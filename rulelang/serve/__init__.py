@@ -49,7 +49,7 @@ def run(paths: List[str], host: str, port: int, db: str) -> int:
     print(f"rulelang serve: {len(rulesets)} ruleset(s), {len(hall.tables)} game(s) from {db}; "
           f"http://{host}:{port}/", file=err)
     try:
-        uvicorn.run(make_app(hall), host=host, port=port, log_level="warning", ws="websockets")
+        uvicorn.run(make_app(hall), host=host, port=port, log_level="warning")
     finally:
         store.close()
     return 0

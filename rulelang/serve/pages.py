@@ -18,6 +18,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 #: The most cells a stat's track is drawn with (a longer one is a number).
 MOST_TRACK = 60
+#: The most pieces of a set shown unfolded (more are folded until opened).
+MOST_OPEN = 12
 #: The widest and highest board drawn as a grid.
 MOST_BOARD = 40
 
@@ -63,7 +65,9 @@ def _page(title: str, body: str, script: str, attrs: str = "") -> str:
 # -------------------------------------------------------------------- lobby
 
 def lobby(rulesets: List[Dict[str, Any]], games: List[Dict[str, Any]]) -> str:
-    parts = ['<section class="rulesets"><h1>New game</h1>']
+    parts = ['<p class="you"><label>Your name <input id="name" maxlength="40"></label></p>'
+             '<p id="error" class="error" role="alert"></p>'
+             '<section class="rulesets"><h1>New game</h1>']
     for r in rulesets:
         parts.append(_new_game_form(r))
     parts.append("</section>")
@@ -87,8 +91,7 @@ def lobby(rulesets: List[Dict[str, Any]], games: List[Dict[str, Any]]) -> str:
                          f'<td>{esc(g["title"])}</td><td>{" ".join(seats)}</td>'
                          f'<td><a href="/games/{esc(g["id"])}">watch</a></td></tr>')
         parts.append("</table>")
-    parts.append('<p><label>Your name <input id="name" maxlength="40"></label></p></section>')
-    parts.append('<p id="error" class="error" role="alert"></p>')
+    parts.append("</section>")
     return _page("rulelang serve", "".join(parts), "lobby.js")
 
 
@@ -106,13 +109,13 @@ def _new_game_form(r: Dict[str, Any]) -> str:
     for name, p in r["params"].items():
         out.append(f'<label>{esc(p["title"] or name)} <input type="number" data-param="{esc(name)}" '
                    f'value="{esc(p["value"])}" min="{esc(p["low"])}" max="{esc(p["high"])}"></label>')
-    out.append('<fieldset class="bots"><legend>Seats</legend>')
+    out.append('<span class="bots">Seats:')
     for seat in range(r["max_players"]):
         out.append(f'<label class="seat-choice" data-seat="{seat}">P{seat} <select data-bot="{seat}">'
                    '<option value="">a person</option>'
                    + "".join(f'<option value="{esc(b)}">{esc(b)}</option>' for b in r["bots"])
                    + "</select></label>")
-    out.append('</fieldset><button type="submit">Create</button></form>')
+    out.append('</span><button type="submit">Create</button></form>')
     return "".join(out)
 
 
@@ -149,7 +152,8 @@ def table_fragment(info: Dict[str, Any]) -> str:
         out.append('<section class="shared"><h2>Table</h2>' + _piles(view["piles"]) + "</section>")
     boards = info.get("boards", {})
     for pset, pieces in view.get("pieces", {}).items():
-        drawn = _board(pset, pieces, boards.get(pset), view.get("pieces", {})) if pset in boards else None
+        drawn = _board(pset, pieces, boards.get(pset), view.get("pieces", {}), layout.get("holds", {})) \
+            if pset in boards else None
         out.append(drawn if drawn is not None else _piece_table(pset, pieces))
     out.append('</div><div class="side">')
     out.append(_log(info))
@@ -288,12 +292,16 @@ def _piece_table(pset: str, pieces: List[Dict[str, Any]]) -> str:
     for p in pieces:
         cells = "".join(f'<td>{esc(p[f]) if f in p else "<i>hidden</i>"}</td>' for f in fields)
         rows.append(f"<tr><th>{esc(p.get('name'))}</th>{cells}</tr>")
-    return (f'<section class="pieces"><h2>{esc(pset)}</h2><div class="scroll"><table>'
-            f'<tr><th></th>{head}</tr>{"".join(rows)}</table></div></section>')
+    opened = " open" if len(pieces) <= MOST_OPEN else ""
+    return (f'<section class="pieces"><details data-set="{esc(pset)}"{opened}>'
+            f'<summary><h2>{esc(pset)} <small>({len(pieces)})</small></h2></summary>'
+            f'<div class="scroll"><table><tr><th></th>{head}</tr>{"".join(rows)}</table></div>'
+            f'</details></section>')
 
 
 def _board(pset: str, spaces: List[Dict[str, Any]], kind: Optional[str],
-           all_pieces: Dict[str, List[Dict[str, Any]]]) -> Optional[str]:
+           all_pieces: Dict[str, List[Dict[str, Any]]],
+           holds: Dict[str, Dict[str, str]]) -> Optional[str]:
     """A board as a grid (or a hex map, rows shifted by half a cell), north
     at the top; each space shows its name, its values, and the pieces whose
     values name it.  None when the spaces are not laid out by x and y."""
@@ -314,9 +322,11 @@ def _board(pset: str, spaces: List[Dict[str, Any]], kind: Optional[str],
     for other, pieces in all_pieces.items():
         if other == pset:
             continue
+        fields = [f for f, target in holds.get(other, {}).items() if target == pset]
         for p in pieces:
-            for k, v in p.items():
-                if k != "name" and isinstance(v, str) and v in names:
+            for k in fields:
+                v = p.get(k)
+                if isinstance(v, str) and v in names:
                     here.setdefault(v, []).append(str(p.get("name")))
     fields = [f for f in _fields(spaces) if f not in ("x", "y")]
     hexes = kind == "hex"
@@ -350,7 +360,7 @@ def _log(info: Dict[str, Any]) -> str:
         who = "" if e["player"] is None else f'<span class="p">P{esc(e["player"])}</span>'
         items.append(f'<li><span class="r">{esc(e["round"])}</span>{who}{esc(e["text"])}</li>')
     more = f'<p class="more">(and {skipped} earlier)</p>' if skipped > 0 else ""
-    return f'<section class="log"><h2>Log</h2><ol reversed>{"".join(items)}</ol>{more}</section>'
+    return f'<section class="log"><h2>Log <small>(newest first)</small></h2><ol>{"".join(items)}</ol>{more}</section>'
 
 
 def as_json(value: Any) -> str:

@@ -142,7 +142,14 @@ def layout_of(game: Game) -> Dict[str, Any]:
         spaces = getattr(s, "spaces", None)
         if spaces:
             tracks[s.name] = [sp.name for sp in spaces]
-    return {"bounds": bounds, "tracks": tracks}
+    # Which piece values name a piece of which set ("at one of ocean"): a
+    # board draws in each space the pieces whose values name that space.
+    holds: Dict[str, Dict[str, str]] = {}
+    for ps in getattr(rs, "pieces", ()):
+        for field in getattr(ps, "state", ()):
+            if getattr(field, "holds", None):
+                holds.setdefault(ps.name, {})[field.name] = field.holds
+    return {"bounds": bounds, "tracks": tracks, "holds": holds}
 
 
 def decision_title(state: State) -> Optional[str]:

@@ -32,7 +32,12 @@
         if (!r.ok) return r.json().then(function (e) { showError(e.message); });
         version = Number(r.headers.get("X-Game-Version"));
         return r.text().then(function (html) {
+          var opened = {};                // which folded piece sets the reader opened or closed
+          box.querySelectorAll("details[data-set]").forEach(function (d) { opened[d.dataset.set] = d.open; });
           box.innerHTML = html;           // the server's HTML: every text in it is escaped
+          box.querySelectorAll("details[data-set]").forEach(function (d) {
+            if (d.dataset.set in opened) d.open = opened[d.dataset.set];
+          });
           var t = box.querySelector(".table");
           document.body.dataset.version = String(version);
           document.body.dataset.over = t ? t.dataset.over : "";
