@@ -71,8 +71,10 @@ def served(tmp_path, northpole, hostile):
     rulesets = [Ruleset("northpole", "northpole.rules", northpole),
                 Ruleset("hostile", "hostile.rules", hostile)]
 
+    seeds = iter(range(1000, 2000))
+
     def start():
-        hall = Hall(rulesets, Store(path))
+        hall = Hall(rulesets, Store(path), seeds=lambda: next(seeds))
         return hall, TestClient(make_app(hall))
     hall, client = start()
     return hall, client, start
@@ -266,6 +268,25 @@ def test_restarts_keep_games_and_tokens(served):
     assert all(t not in open(hall2.store.path, "rb").read().decode("latin-1") for t in tokens.values())
 
 
+def test_restarts_keep_parameters_and_bots(tmp_path):
+    pig = rulelang.load(os.path.join(ROOT, "examples", "pig.rules"))
+    path = str(tmp_path / "games.sqlite")
+    hall = Hall([Ruleset("pig", "pig.rules", pig)], Store(path))
+    client = TestClient(make_app(hall))
+    r = client.post("/api/games", json={"ruleset": "pig", "players": 2, "params": {"target": 12},
+                                        "bots": {"1": "random"}})
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    token = client.post(f"/api/games/{gid}/seats/0", json={}).json()["token"]
+    play_until(client, gid, {0: token}, lambda: len(hall.tables[gid].state.history) >= 8)
+    before = hall.tables[gid].state
+    assert before.game.params["target"]["value"] == 12
+    hall.store.close()
+    again = Hall([Ruleset("pig", "pig.rules", pig)], Store(path)).tables[gid].state
+    assert again == before and again.history == before.history
+    assert again.game.params["target"]["value"] == 12
+
+
 def test_concurrent_moves_on_one_game_are_serialised(served):
     hall, _, _ = served
 
@@ -339,7 +360,7 @@ def test_hostile_text_is_written_as_text(served):
 
 def test_the_page_draws_boards_tracks_and_piles():
     info = {
-        "game": {"id": "g", "seats": [{"seat": 0, "name": "A", "bot": None}]}, "seat": 0,
+        "game": {"id": "g", "seats": [{"seat": 0, "name": "A", "bot": None, "taken": True}]}, "seat": 0,
         "version": 3, "boards": {"cells": "hex"},
         "layout": {"bounds": {"hp": [0, 5]}, "tracks": {"road": ["x1", "x2"]},
                    "holds": {"men": {"at": "cells"}}},

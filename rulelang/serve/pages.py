@@ -107,9 +107,10 @@ def _new_game_form(r: Dict[str, Any]) -> str:
                    + "".join(f'<option value="{esc(c)}">{esc(c)}</option>' for c in choices)
                    + "</select></label>")
     for name, p in r["params"].items():
-        out.append(f'<label>{esc(p["title"] or name)} <input type="number" data-param="{esc(name)}" '
+        title = f' <span class="hint">({esc(p["title"])})</span>' if p["title"] else ""
+        out.append(f'<label>{esc(name)}{title} <input type="number" data-param="{esc(name)}" '
                    f'value="{esc(p["value"])}" min="{esc(p["low"])}" max="{esc(p["high"])}"></label>')
-    out.append('<span class="bots">Seats:')
+    out.append('<span class="bots">Seats: ')
     for seat in range(r["max_players"]):
         out.append(f'<label class="seat-choice" data-seat="{seat}">P{seat} <select data-bot="{seat}">'
                    '<option value="">a person</option>'
@@ -123,7 +124,7 @@ def _new_game_form(r: Dict[str, Any]) -> str:
 
 def table_page(game: Dict[str, Any]) -> str:
     body = (f'<h1>{esc(game["title"])}</h1>'
-            '<p id="seatline" class="seatline"></p>'
+
             '<p id="error" class="error" role="alert"></p>'
             '<div id="table">Loading…</div>')
     return _page(game["title"], body, "table.js", f' data-game="{esc(game["id"])}"')
@@ -184,7 +185,12 @@ def _status(info: Dict[str, Any], names: Dict[int, Optional[str]]) -> str:
             parts.append(' <strong class="yours">Your decision.</strong>')
         elif isinstance(who, int):
             parts.append(f" Waiting for {_who(who, names)}.")
-    parts.append("</p></section>")
+    parts.append("</p>")
+    free = [s["seat"] for s in info["game"]["seats"] if not s["taken"]]
+    if seat is None and free and result is None:
+        parts.append('<p class="free">Free seats: ' + "".join(
+            f'<button class="join" data-seat="{s}">join as P{s}</button>' for s in free) + "</p>")
+    parts.append("</section>")
     return "".join(parts)
 
 

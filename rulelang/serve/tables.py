@@ -201,7 +201,10 @@ def _seed_for(seed: int, *parts: int) -> int:
 class Hall:
     """Every ruleset and game the server has, and its store."""
 
-    def __init__(self, rulesets: List[Ruleset], store: Store) -> None:
+    def __init__(self, rulesets: List[Ruleset], store: Store,
+                 seeds: Optional[Callable[[], int]] = None) -> None:
+        #: Where new games' seeds come from (a test passes its own, to play the same games).
+        self.seeds = seeds or (lambda: secrets.randbits(63))
         self.rulesets = {r.key: r for r in rulesets}
         self.by_print = {r.game.fingerprint: r for r in rulesets}
         self.store = store
@@ -247,7 +250,7 @@ class Hall:
         for spec in bots.values():
             if spec not in BOTS:
                 raise ServeError(400, "bad_bot", f"unknown bot; bots: {', '.join(BOTS)}")
-        seed = secrets.randbits(63)
+        seed = self.seeds()
         try:
             state = rs.game.new_game(players=players, seed=seed, options=options or None,
                                      params=params or None)

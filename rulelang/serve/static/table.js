@@ -9,7 +9,6 @@
   var token = localStorage.getItem(tokenKey);
   var box = document.getElementById("table");
   var errorLine = document.getElementById("error");
-  var seatLine = document.getElementById("seatline");
   var version = -1;
   var busy = false;
 
@@ -41,13 +40,29 @@
           var t = box.querySelector(".table");
           document.body.dataset.version = String(version);
           document.body.dataset.over = t ? t.dataset.over : "";
-          seatLine.textContent = token ? "" : "Watching (no seat).";
         });
       })
       .catch(function () { showError("The server cannot be reached."); });
   }
 
   box.addEventListener("click", function (ev) {
+    var j = ev.target.closest("button.join");
+    if (j && !busy) {                     // a spectator takes a free seat
+      busy = true;
+      showError("");
+      fetch("/api/games/" + encodeURIComponent(game) + "/seats/" + j.dataset.seat, {
+        method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"
+      }).then(function (r) {
+        return r.json().then(function (data) {
+          if (!r.ok) { showError(data.message); return; }
+          token = data.token;
+          localStorage.setItem(tokenKey, token);
+          location.reload();              // the live connection starts again with the token
+        });
+      }).catch(function () { showError("The server cannot be reached."); })
+        .then(function () { busy = false; });
+      return;
+    }
     var b = ev.target.closest("button.move");
     if (!b || busy) return;
     busy = true;
