@@ -349,7 +349,9 @@ def test_hostile_text_is_written_as_text(served):
     assert 'data-move="&lt;i&gt;go&lt;/i&gt;"' in page
     assert "&lt;img src=x onerror=alert(2)&gt;" in page              # the decision's title
     for path in ("/", f"/games/{gid}"):
-        html = client.get(path).text
+        answer = client.get(path)
+        assert "script-src 'self'" in answer.headers["content-security-policy"]
+        html = answer.text
         assert "<b>Hostile</b>" not in html and "&lt;b&gt;Hostile&lt;/b&gt; &amp; co" in html
     # A name a client joins with is text too.
     gid2, _ = new_game(client, ruleset="hostile", join=False)

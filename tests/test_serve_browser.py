@@ -74,7 +74,7 @@ def shots(tmp_path):
 
 
 def wait_version(page, version):
-    page.wait_for_function(f"document.body.dataset.version === '{version}'", timeout=15000)
+    page.wait_for_selector(f'body[data-version="{version}"]', state="attached", timeout=15000)
 
 
 def test_two_seats_play_north_pole_to_the_end(server, shots):
@@ -86,8 +86,9 @@ def test_two_seats_play_north_pole_to_the_end(server, shots):
             ann = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
             bob = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
             errors = []
-            for p in (ann, bob):
+            for p in (ann, bob):     # (a script error, a refused request, a CSP violation)
                 p.on("pageerror", lambda e: errors.append(str(e)))
+                p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             # Ann creates a game for two people in the lobby and takes the first seat.
             ann.goto(url + "/")
             ann.fill("#name", "Ann")
@@ -134,7 +135,7 @@ def test_two_seats_play_north_pole_to_the_end(server, shots):
                 moves += 1
             for s, p in pages.items():
                 wait_version(p, table.version)
-                assert p.evaluate("document.body.dataset.over") == "yes"
+                assert p.get_attribute("body", "data-over") == "yes"
                 assert "The game is over" in p.inner_text(".status")
                 p.screenshot(path=os.path.join(shots, f"05-over-seat{s}.png"), full_page=True)
             assert len(table.state.history) == moves

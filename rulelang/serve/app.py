@@ -14,6 +14,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -118,6 +119,37 @@ def _game_id(request: Request) -> str:
     return str(request.path_params["game"])
 
 
+#: Sent with every answer: the page loads only its own scripts and styles
+#: and talks only to its own server, so even text that slipped past
+#: escaping could not run (defence in depth; ``pages.esc`` is the guard).
+HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+     b"connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; "
+     b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class _Headers:
+    """ASGI middleware: ``HEADERS`` on every HTTP answer."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + HEADERS
+            await send(message)
+        await self.app(scope, receive, sending)
+
+
 def make_app(hall: Hall) -> Starlette:
     """The server's application over ``hall`` (its rulesets, games and store)."""
 
@@ -142,6 +174,9 @@ def make_app(hall: Hall) -> Starlette:
             raise ServeError(404, "not_found", "no such file")
         kind, text = found
         return Response(text, media_type=kind, headers={"Cache-Control": "no-cache"})
+
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)      # (no icon; said so, rather than a 404 in the console)
 
     async def openapi(request: Request) -> Response:
         return JSONResponse(SCHEMA)
@@ -282,6 +317,7 @@ def make_app(hall: Hall) -> Starlette:
         Route("/games/{game}", _refusing(table_page)),
         Route("/static/{name}", _refusing(static)),
         Route("/openapi.json", openapi),
+        Route("/favicon.ico", favicon),
         Route("/api/rulesets", rulesets),
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games", _refusing(create), methods=["POST"]),
@@ -292,7 +328,8 @@ def make_app(hall: Hall) -> Starlette:
         Route("/api/games/{game}/moves", _refusing(move), methods=["POST"]),
         WebSocketRoute("/api/games/{game}/live", live),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    return Starlette(routes=routes, exception_handlers={HTTPException: not_found},
+                     middleware=[Middleware(_Headers)])
 
 
 async def _drain(ws: WebSocket) -> None:
@@ -304,7 +341,8 @@ async def _drain(ws: WebSocket) -> None:
 
 
 async def _close(ws: WebSocket) -> None:
+    """Closes the connection, if the client has not gone already."""
     try:
         await ws.close()
-    except RuntimeError:
+    except Exception:       # (gone: Starlette and uvicorn each have their exception for it)
         pass

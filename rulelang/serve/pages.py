@@ -257,7 +257,8 @@ def _globals(view: Dict[str, Any], layout: Dict[str, Any]) -> str:
         out.append(f'<div class="named-track"><span class="name">{esc(name)}</span> '
                    f'<span class="spaces">{cells}</span> <span class="scale">{data}</span></div>')
     for k, v in view.get("globals", {}).items():
-        out.append(_value(k, v, bounds, scales.get(k)))
+        if k not in view.get("tracks", {}):         # (a track is drawn above)
+            out.append(_value(k, v, bounds, scales.get(k)))
     if view.get("secret"):
         out.append('<div class="hidden-stats">secret: ' + ", ".join(esc(h) for h in view["secret"])
                    + "</div>")
