@@ -268,6 +268,18 @@ def test_restarts_keep_games_and_tokens(served):
     assert all(t not in open(hall2.store.path, "rb").read().decode("latin-1") for t in tokens.values())
 
 
+def test_a_game_whose_ruleset_is_gone_is_kept_not_played(served, hostile):
+    hall, client, _ = served
+    gid, tokens = new_game(client)
+    hall.store.close()
+    hall2 = Hall([Ruleset("hostile", "hostile.rules", hostile)], Store(hall.store.path))
+    assert gid in hall2.unavailable and gid not in hall2.tables
+    client2 = TestClient(make_app(hall2))
+    r = client2.get(f"/api/games/{gid}/view", headers=bearer(tokens[0]))
+    assert r.status_code == 410 and r.json()["error"] == "unavailable"
+    assert [row.id for row in hall2.store.games()] == [gid]        # still in the file
+
+
 def test_restarts_keep_parameters_and_bots(tmp_path):
     pig = rulelang.load(os.path.join(ROOT, "examples", "pig.rules"))
     path = str(tmp_path / "games.sqlite")
