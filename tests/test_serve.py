@@ -72,12 +72,16 @@ def served(tmp_path, northpole, hostile):
                 Ruleset("hostile", "hostile.rules", hostile)]
 
     seeds = iter(range(1000, 2000))
+    stores = []
 
     def start():
-        hall = Hall(rulesets, Store(path), seeds=lambda: next(seeds))
+        stores.append(Store(path))
+        hall = Hall(rulesets, stores[-1], seeds=lambda: next(seeds))
         return hall, TestClient(make_app(hall))
     hall, client = start()
-    return hall, client, start
+    yield hall, client, start
+    for store in stores:
+        store.close()
 
 
 def bearer(token):
@@ -265,7 +269,9 @@ def test_restarts_keep_games_and_tokens(served):
                      json={"move": v["decision"]["moves"][0], "version": v["version"]})
     assert r.status_code == 200
     # The file keeps tokens only as hashes.
-    assert all(t not in open(hall2.store.path, "rb").read().decode("latin-1") for t in tokens.values())
+    with open(hall2.store.path, "rb") as f:
+        kept = f.read().decode("latin-1")
+    assert all(t not in kept for t in tokens.values())
 
 
 def test_a_game_whose_ruleset_is_gone_is_kept_not_played(served, hostile):
