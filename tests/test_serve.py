@@ -375,6 +375,7 @@ def test_hostile_text_is_written_as_text(served):
     gid2, _ = new_game(client, ruleset="hostile", join=False)
     client.post(f"/api/games/{gid2}/seats/0", json={"name": "<script>x()</script>"})
     assert "<script>x()" not in client.get("/").text
+    assert "&lt;script&gt;x()" in client.get("/lobby/games").text
     assert "<script>x()" not in client.get(f"/api/games/{gid2}/table").text
 
 

@@ -89,7 +89,10 @@ def test_two_seats_play_north_pole_to_the_end(server, shots):
             for p in (ann, bob):     # (a script error, a refused request, a CSP violation)
                 p.on("pageerror", lambda e: errors.append(str(e)))
                 p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            # Ann creates a game for two people in the lobby and takes the first seat.
+            # Bob waits in the lobby; Ann creates a game for two people there
+            # and takes the first seat.
+            bob.goto(url + "/")
+            bob.fill("#name", "Bob")
             ann.goto(url + "/")
             ann.fill("#name", "Ann")
             form = ann.locator('form.new-game[data-ruleset="northpole"]')
@@ -100,9 +103,8 @@ def test_two_seats_play_north_pole_to_the_end(server, shots):
             gid = ann.url.rsplit("/", 1)[1]
             table = hall.tables[gid]
             assert table.seats[0].name == "Ann"
-            # Bob finds it open in the lobby and joins the other seat.
-            bob.goto(url + "/")
-            bob.fill("#name", "Bob")
+            # Bob's lobby shows it, open, within seconds, and he joins the other seat.
+            bob.wait_for_selector(f'button.join[data-game="{gid}"][data-seat="1"]', timeout=15000)
             bob.screenshot(path=os.path.join(shots, "02-lobby-open-game.png"), full_page=True)
             bob.locator(f'button.join[data-game="{gid}"][data-seat="1"]').click()
             bob.wait_for_url(f"**/games/{gid}")

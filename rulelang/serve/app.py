@@ -163,6 +163,9 @@ def make_app(hall: Hall) -> Starlette:
         return HTMLResponse(pages.lobby([r.describe() for r in hall.rulesets.values()],
                                         [t.public() for t in hall.tables.values()]))
 
+    async def lobby_games(request: Request) -> Response:
+        return HTMLResponse(pages.games_list([t.public() for t in hall.tables.values()]))
+
     async def table_page(request: Request) -> Response:
         table = hall.table(_game_id(request))
         return HTMLResponse(pages.table_page(table.public()))
@@ -314,6 +317,7 @@ def make_app(hall: Hall) -> Starlette:
 
     routes = [
         Route("/", lobby),
+        Route("/lobby/games", lobby_games),
         Route("/games/{game}", _refusing(table_page)),
         Route("/static/{name}", _refusing(static)),
         Route("/openapi.json", openapi),

@@ -71,7 +71,14 @@ def lobby(rulesets: List[Dict[str, Any]], games: List[Dict[str, Any]]) -> str:
     for r in rulesets:
         parts.append(_new_game_form(r))
     parts.append("</section>")
-    parts.append('<section class="games"><h1>Games</h1>')
+    parts.append(f'<section class="games">{games_list(games)}</section>')
+    return _page("rulelang serve", "".join(parts), "lobby.js")
+
+
+def games_list(games: List[Dict[str, Any]]) -> str:
+    """The lobby's list of games being played (the lobby fetches it again
+    every few seconds: ``/lobby/games``)."""
+    parts = ["<h1>Games</h1>"]
     shown = [g for g in games if not g["over"]][-100:]
     if not shown:
         parts.append("<p>No game is being played.</p>")
@@ -91,8 +98,7 @@ def lobby(rulesets: List[Dict[str, Any]], games: List[Dict[str, Any]]) -> str:
                          f'<td>{esc(g["title"])}</td><td>{" ".join(seats)}</td>'
                          f'<td><a href="/games/{esc(g["id"])}">watch</a></td></tr>')
         parts.append("</table>")
-    parts.append("</section>")
-    return _page("rulelang serve", "".join(parts), "lobby.js")
+    return "".join(parts)
 
 
 def _new_game_form(r: Dict[str, Any]) -> str:

@@ -62,10 +62,19 @@
     });
   });
 
-  document.querySelectorAll("button.join").forEach(function (b) {
-    b.addEventListener("click", function () {
-      errorLine.textContent = "";
-      join(b.dataset.game, b.dataset.seat).catch(fail);
-    });
+  var games = document.querySelector("section.games");
+  games.addEventListener("click", function (ev) {
+    var b = ev.target.closest("button.join");
+    if (!b) return;
+    errorLine.textContent = "";
+    join(b.dataset.game, b.dataset.seat).catch(fail);
   });
+
+  // The list of games, fetched again every few seconds (the server draws it).
+  setInterval(function () {
+    fetch("/lobby/games").then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html !== null && html !== games.innerHTML) games.innerHTML = html;
+      }).catch(function () {});
+  }, 3000);
 })();
