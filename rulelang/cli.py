@@ -9,6 +9,7 @@
     rulelang coverage FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--json OUT]
                                            which statements random games reach, which never run
     rulelang dump --python FILE [RULE...]   the Python the engine writes for a ruleset
+    rulelang serve FILE... [--host H] [--port P] [--db games.sqlite]   a web table (docs/serve.md)
 """
 
 from __future__ import annotations
@@ -453,6 +454,14 @@ def cmd_dump(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import run
+    if not 0 < args.port < 65536:
+        print(f"--port must be from 1 to 65535, not {args.port}", file=sys.stderr)
+        return 2
+    return run(args.files, args.host, args.port, args.db)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rulelang", description="Check, compile, play and simulate rulelang rule files.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -531,6 +540,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("names", nargs="*", metavar="RULE",
                    help="only these (a rule, table or option name, 'setup', 'turn')")
     c.set_defaults(func=cmd_dump)
+    c = sub.add_parser("serve", help="a multiplayer web table for rule files (docs/serve.md)")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    c.add_argument("--host", default="127.0.0.1")
+    c.add_argument("--port", type=int, default=8000)
+    c.add_argument("--db", default="games.sqlite", help="the SQLite file that keeps the games")
+    c.set_defaults(func=cmd_serve)
     return p
 
 
