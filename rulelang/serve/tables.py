@@ -153,16 +153,9 @@ def layout_of(game: Game) -> Dict[str, Any]:
 
 
 def decision_title(state: State) -> Optional[str]:
-    """The title the rule file gives the decision now waiting (a choice's
-    prompt), or None.  Read off the waiting op; given only to the seat that
-    decides (where the game stands in its rules is not public)."""
-    try:
-        fr = state.stack[-1]
-        op = state.prog.codes[fr[0]][fr[1]]
-    except (AttributeError, IndexError, KeyError, TypeError):
-        return None
-    title = getattr(op, "prompt", None)
-    return title if isinstance(title, str) and title else None
+    """The title the rule file gives the decision now waiting (``State.decision``),
+    or None; given only to the seat that decides."""
+    return state.decision
 
 
 def boards(state: State) -> Dict[str, str]:
