@@ -101,6 +101,8 @@ class Table:
         self.humans = [s for s in range(state.players) if s not in bots]
         #: per seat played by a person: the lines it has not seen yet, its view flattened
         self.feed: Dict[int, List[Line]] = {h: [] for h in self.humans}
+        if not state.history:       # (a new game: what its setup did)
+            self.feed = {h: self.told(h, state.log) for h in self.humans}
         self.flat = {h: render.flatten(state.view(h)) for h in self.humans}
         #: the decisions shown to people, newest last: (seat, the state then, feeds, views)
         self.marks: List[Tuple[int, State, Dict[int, List[Line]], Dict[int, Any]]] = []
@@ -113,23 +115,29 @@ class Table:
         before = len(st.log)
         st.apply(move)
         new = st.log[before:]
-        many = st.players > 1
         for h in self.humans:
             feed = self.feed[h]
-            for e in new:
-                text = e.text_for(h)
-                if e.kind == "turn":
-                    feed.append([(text, "title")])
-                elif e.kind == "phase":
-                    feed.append([(f"  {text}", "dim")])
-                else:
-                    who = f"P{e.player} · " if many and e.player is not None \
-                        and not text.startswith(f"P{e.player} ") else ""
-                    feed.append([(clip(f"  {who}{text}"), "")])
+            feed += self.told(h, new)
             flat = render.flatten(st.view(h))
             for change in render.changes(self.flat[h], flat):
                 feed.append([(clip(f"      {change}"), "change")])
             self.flat[h] = flat
+
+    def told(self, seat: int, entries: Sequence[Any]) -> List[Line]:
+        """Log entries as lines, as ``seat`` may read them."""
+        many = self.state.players > 1
+        out: List[Line] = []
+        for e in entries:
+            text = e.text_for(seat)
+            if e.kind == "turn":
+                out.append([(text, "title")])
+            elif e.kind == "phase":
+                out.append([(f"  {text}", "dim")])
+            else:
+                who = f"P{e.player} · " if many and e.player is not None \
+                    and not text.startswith(f"P{e.player} ") else ""
+                out.append([(clip(f"  {who}{text}"), "")])
+        return out
 
     def play_bots(self) -> None:
         """Let bots (and chance, in explicit mode) move until a person decides."""
