@@ -21,7 +21,7 @@ FORBIDDEN = {"time", "datetime", "random", "socket", "subprocess", "urllib", "ht
              "threading", "multiprocessing", "ctypes", "requests", "uuid", "tempfile"}
 #: The harness (the package rulelang/testing/), the simulation tool and
 #: the command line may (they time runs, start workers).
-NOT_ENGINE = {"testing", "simulate.py", "cli.py", "__main__.py"}
+NOT_ENGINE = {"testing", "simulate.py", "cli.py", "__main__.py", "play"}
 
 
 def engine_modules():

@@ -109,6 +109,23 @@ def test_a_north_pole_turn_in_tmux(pane_factory):
     assert "seed 7" in last
 
 
+def test_hot_seat_hands_the_screen_over_blank(pane_factory):
+    """Two people at one keyboard (NP's hands are hidden, NP-TRV-01): when
+    the other seat is to decide, the screen is cleared and waits for it;
+    its screen then shows it as 'you' and the other's hand as hidden."""
+    pane = pane_factory("rulesets/northpole.rules", "--players", "2", "--seed", "3")
+    assert "P0 decides: Create your expedition" in prompt_screen(pane)
+    pane.send("1")
+    handover = pane.wait_for("Pass the keyboard to P1")
+    assert [line for line in handover.splitlines() if line.strip()] == [
+        "Pass the keyboard to P1. P1, press Enter when no one else can see the screen."]
+    pane.send("")
+    screen = prompt_screen(pane, 1)
+    assert "▶P1 (you)" in screen and "P1 decides: Create your expedition" in screen
+    p0 = screen.split(" P0       ", 1)[1].split(" P1 ", 1)[0] if " P0       " in screen else ""
+    assert "hand: 0 cards (hidden)" in p0 or "hand: empty" in p0 or not p0
+
+
 @pytest.mark.skipif(not LONG, reason="whole games in tmux: RULELANG_LONG=1 (make test-long)")
 @pytest.mark.parametrize("ruleset,players", [("northpole", 2), ("endurance", 1)])
 def test_a_whole_game_in_tmux(pane_factory, ruleset, players):

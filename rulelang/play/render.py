@@ -133,14 +133,20 @@ def state_lines(view: Mapping[str, Any], layout: Layout) -> List[Line]:
 
 def _value(name: str, value: Any, scales: Mapping[str, Any]) -> Optional[str]:
     """``name value`` for a stat (a yes/no stat by its name when yes,
-    nothing when no or none), with what its scale prints beside it."""
-    if value is False or value is None:
+    nothing when no), with what its scale prints beside it."""
+    if value is False:
         return None
     text = name if value is True else f"{name} {word(value)}"
     row = scales.get(name)
     if row:
         text += " (" + ", ".join(f"{k} {word(v)}" for k, v in row.items()) + ")"
     return text
+
+
+def _scaled(name: str, value: Any, scales: Mapping[str, Any]) -> str:
+    """A value and what its scale prints beside it: ``8 (capacity 40)``."""
+    row = scales.get(name)
+    return word(value) + (" (" + ", ".join(f"{k} {word(v)}" for k, v in row.items()) + ")" if row else "")
 
 
 def _globals(view: Mapping[str, Any], layout: Layout) -> List[Line]:
@@ -152,7 +158,7 @@ def _globals(view: Mapping[str, Any], layout: Layout) -> List[Line]:
     lines = [[(x, "")] for x in _wrap(parts, "  ")]
     for k, v in view["globals"].items():
         if k in layout.bounds and type(v) is int:
-            lines.append([(_bar(k, layout.bounds[k], {v: "●"}, str(v)), "")])
+            lines.append([(_bar(k, layout.bounds[k], {v: "●"}, _scaled(k, v, scales)), "")])
     return lines
 
 
@@ -188,7 +194,7 @@ def _tracks(view: Mapping[str, Any], layout: Layout) -> List[Line]:
             v = p["stats"].get(name)
             if type(v) is int:
                 marks[v] = "+" if v in marks else str(p["seat"])[-1]
-                where.append(f"P{p['seat']} {v}")
+                where.append(f"P{p['seat']} " + _scaled(name, v, p.get("scales", {}) or {}))
         if marks and len(players) > 1:
             out.append([(_bar(name, bounds, marks, " ".join(where)), "")])
     return out

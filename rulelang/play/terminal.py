@@ -88,6 +88,12 @@ class Screen:
     def say(self, text: str, style: str = "") -> None:
         self.lines([[(line, style)] for line in text.split("\n")])
 
+    def clear(self) -> None:
+        """A blank screen (and no scrollback to scroll to), on a terminal."""
+        if self.out.isatty():
+            self.out.write("\x1b[2J\x1b[3J\x1b[H")
+            self.out.flush()
+
 
 class Table:
     """One game at the terminal: the state, which seats are bots, and for
@@ -106,6 +112,8 @@ class Table:
         self.flat = {h: render.flatten(state.view(h)) for h in self.humans}
         #: the decisions shown to people, newest last: (seat, the state then, feeds, views)
         self.marks: List[Tuple[int, State, Dict[int, List[Line]], Dict[int, Any]]] = []
+        #: the seat whose decision was shown last (hot-seat: ``hand_over``)
+        self.last_seat: Optional[int] = None
 
     # ------------------------------------------------------------ moves
 
@@ -265,6 +273,8 @@ class Table:
         view = st.view(seat)
         d = describe(st, seat, moves, view, self.layout)
         self.marks.append((seat, st.clone(), {h: list(v) for h, v in self.feed.items()}, dict(self.flat)))
+        if not self.hand_over(seat):
+            return "quit"
         self.show(seat, d, view)
         while True:
             try:
@@ -288,6 +298,23 @@ class Table:
                 continue
             self.apply(move)
             return "moved"
+
+    def hand_over(self, seat: int) -> bool:
+        """Hot-seat on a terminal: when another person is to decide, the
+        screen (with the last seat's hidden cards) is cleared and play waits
+        until the new seat says it is alone at the keyboard.  False: no
+        more input."""
+        last, self.last_seat = self.last_seat, seat
+        if len(self.humans) < 2 or last in (None, seat) or not self.screen.out.isatty():
+            return True
+        self.screen.clear()
+        try:
+            input(f"Pass the keyboard to P{seat}. P{seat}, press Enter when no one else can see the "
+                  f"screen. ")
+        except EOFError:
+            return False
+        self.screen.clear()
+        return True
 
     def run(self) -> int:
         try:
