@@ -321,3 +321,58 @@ def test_every_screen_fits_100_by_40(path):
         assert re.search(r"^P\d decides: \S", screen, re.M), screen
         assert " 1. " in screen
         assert not re.search(r"\b(True|False|None)\b", screen), screen
+
+
+ROWS = '''game "Rows"
+players 1
+per player { nerve 4 min 0 max 10
+             luck 5 min 0 max 10 }
+test (stat): roll d6 <= stat
+table dangers d6 {
+    1..3 Cliff:  test nerve
+    4..5 River:  test luck
+    6    Rest:   luck += 1
+}
+turn { phase p { choose a row of dangers 1..6 } }
+end "e" when round > 1
+'''
+
+
+def test_a_choice_of_rows_gives_each_tested_row_its_odds():
+    """Picking a row of a table: each row that tests a stat shows the
+    test's odds for the chooser (faces 1..stat of the test's d6)."""
+    game = rulelang.loads(ROWS)
+    state = game.new_game(seed=1)
+    state.set_stat("nerve", 2, 0)
+    d = describe(state, 0, state.legal_moves(), state.view(0), Layout(game))
+    assert d.title == "choose on dangers"
+    assert d.labels == ("Cliff", "River", "Rest")
+    assert d.notes == {0: "test of nerve (2): d6 <= 2, passes 33%",
+                       1: "test of luck (5): d6 <= 5, passes 83%"}
+    lines = render.plain(render.option_lines(d.labels, d.notes)).splitlines()
+    assert lines == [" 1. Cliff   test of nerve (2): d6 <= 2, passes 33%",
+                     " 2. River   test of luck (5): d6 <= 5, passes 83%", " 3. Rest"]
+
+
+def test_bots_in_every_seat_print_the_game_and_ctrl_c_prints_the_seed(monkeypatch):
+    """--seat for every seat plays like --auto (the log, the result, the
+    seed); Ctrl-C at a prompt stops with exit 130 and the seed."""
+    code, out = play_with(monkeypatch, [NP, "--seed", "5", "--seat", "0=random", "--seat", "1=random"], [])
+    assert code == 0 and "round 1: P" in out and "Game over: " in out and out.rstrip().endswith("seed 5")
+
+    def interrupted(prompt=""):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("builtins.input", interrupted)
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["play", NP, "--seed", "8", "--seat", "1=random"]) == 130
+    assert out.getvalue().rstrip().endswith("interrupted at round 0; seed 8")
+
+
+def test_a_loaded_game_starts_with_its_latest_lines(monkeypatch, tmp_path):
+    save = tmp_path / "g.json"
+    play_with(monkeypatch, [NP, "--seed", "4", "--seat", "1=random"], ["1", f"save {save}", "quit"])
+    code, out = play_with(monkeypatch, [NP, "--load", str(save), "--seat", "1=random"], ["quit"])
+    state = shipped("northpole.rules").restore(save.read_text())
+    last = state.log_for(0)[-1].text
+    assert code == 0 and "— what happened —" in out and last in out

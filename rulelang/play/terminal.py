@@ -28,6 +28,8 @@ Bot = Callable[[State], Any]
 
 #: The screen: the whole of one decision fits this many rows (a 40-row terminal, less the prompt).
 ROWS = 39
+#: The lines of a loaded game's log shown before its first decision.
+LOADED_LINES = 12
 #: Lines of a log shown by ``log`` without ``all``.
 LOG_LINES = 60
 
@@ -107,8 +109,9 @@ class Table:
         self.humans = [s for s in range(state.players) if s not in bots]
         #: per seat played by a person: the lines it has not seen yet, its view flattened
         self.feed: Dict[int, List[Line]] = {h: [] for h in self.humans}
-        if not state.history:       # (a new game: what its setup did)
-            self.feed = {h: self.told(h, state.log) for h in self.humans}
+        # What came before: a new game's setup, or a loaded game's latest lines.
+        before = state.log if not state.history else state.log[-LOADED_LINES:]
+        self.feed = {h: self.told(h, before) for h in self.humans}
         self.flat = {h: render.flatten(state.view(h)) for h in self.humans}
         #: the decisions shown to people, newest last: (seat, the state then, feeds, views)
         self.marks: List[Tuple[int, State, Dict[int, List[Line]], Dict[int, Any]]] = []
@@ -327,6 +330,9 @@ class Table:
                 if self.decide(seat) == "quit":
                     self.screen.say(f"stopped at round {self.state.round}; seed {self.state.seed}")
                     return 0
+        except KeyboardInterrupt:
+            self.screen.say(f"\ninterrupted at round {self.state.round}; seed {self.state.seed}")
+            return 130
         except RulesetError as e:
             print(e.format(), file=sys.stderr)
             return 1
@@ -470,7 +476,7 @@ def play(game: Game, args: argparse.Namespace, out: Optional[TextIO] = None) -> 
     seated = ", ".join(f"P{s} {'bot' if s in bots else 'you'}" for s in range(players))
     print(f"{game.title} — {players} player{'s' if players != 1 else ''} ({seated}), seed {seed}"
           + (f", loaded from {args.load} at round {state.round}" if args.load else ""), file=out)
-    if args.auto:
+    if args.auto or len(bots) == players:
         return _auto(state, bots, out)
     if not args.load:
         print("type a number or the start of a move; help lists the commands", file=out)
