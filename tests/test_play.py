@@ -376,3 +376,17 @@ def test_a_loaded_game_starts_with_its_latest_lines(monkeypatch, tmp_path):
     state = shipped("northpole.rules").restore(save.read_text())
     last = state.log_for(0)[-1].text
     assert code == 0 and "— what happened —" in out and last in out
+
+
+def test_undo_past_another_persons_decision_needs_their_agreement(monkeypatch):
+    """Hot-seat, seed 1: P0 chooses, P1 makes five decisions, then P0 asks
+    to undo: P1 is asked; 'n' keeps the game, 'yes' rewinds it to P0's
+    first decision."""
+    code, out = play_with(monkeypatch, [NP, "--seed", "1"],
+                          ["1"] * 6 + ["undo", "n", "undo", "yes", "quit"])
+    assert code == 0
+    titles = re.findall(r"P\d decides: .*", out)
+    assert [t[:2] for t in titles[:7]] == ["P0"] + ["P1"] * 5 + ["P0"]
+    assert out.count("P1, P0 asks to take back a move") == 2
+    assert "P1 does not agree: nothing undone" in out
+    assert titles[7] == "P0 decides: Create your expedition"

@@ -220,8 +220,12 @@ def _stat_block(who: str, stats: Mapping[str, Any], piles: Mapping[str, Any],
     first = body[0][10:] if body else ""
     lines: List[Line] = [[(f"{who:<10}", style), (first, "")]]
     lines += [[(x, "")] for x in body[1:]]
+    empty = [name for name, cards in piles.items() if isinstance(cards, list) and not cards]
     for name, cards in piles.items():
-        lines.append([(clip(f"{'':10}{name}: {_pile_text(name, cards, layout)}"), "")])
+        if name not in empty:
+            lines.append([(clip(f"{'':10}{name}: {_pile_text(name, cards, layout)}"), "")])
+    if empty:
+        lines.append([(clip(f"{'':10}{', '.join(empty)}: empty"), "")])
     return lines
 
 
