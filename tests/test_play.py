@@ -390,3 +390,18 @@ def test_undo_past_another_persons_decision_needs_their_agreement(monkeypatch):
     assert out.count("P1, P0 asks to take back a move") == 2
     assert "P1 does not agree: nothing undone" in out
     assert titles[7] == "P0 decides: Create your expedition"
+
+
+def test_a_rule_files_words_cannot_drive_the_terminal(monkeypatch, tmp_path):
+    """Escape sequences, bells and bidirectional overrides in a ruleset's
+    title, prompts and endings are printed as escapes, never sent as is."""
+    path = tmp_path / "esc.rules"
+    path.write_text('game "T\x1b[31mX"\nplayers 1\nper player { pts 0 }\n'
+                    'turn { phase a { may "S\x1b[2Jcore\x07\u202e" { pts += 1 }\n end game "x\x1b]0;owned\x07" } }\n'
+                    'score { pts }\n', encoding="utf-8")
+    for auto in ([], ["--auto"]):
+        code, out = play_with(monkeypatch, [str(path), "--seed", "1"] + auto, ["1"])
+        assert code == 0
+        assert not re.search("[\\x00-\\x09\\x0b-\\x1f\\x7f\\u202e]", out)
+        assert "T\\x1b[31mX" in out and "x\\x1b]0;owned\\x07" in out
+    assert "P0 decides: S\\x1b[2Jcore\\x07\\u202e" in play_with(monkeypatch, [str(path)], ["1"])[1]

@@ -43,6 +43,17 @@ def word(value: Any) -> str:
     return str(value)
 
 
+#: Characters a terminal would act on rather than show (escape sequences, bells,
+#: the bidirectional overrides), written as escapes instead: a rule file's words are untrusted.
+_UNSHOWN = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7f, 0xa0)]}
+_UNSHOWN.update({c: f"\\u{c:04x}" for c in [*range(0x202a, 0x202f), *range(0x2066, 0x206a)]})
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as an escape."""
+    return text.translate(_UNSHOWN)
+
+
 def plain(lines: Iterable[Line]) -> str:
     return "\n".join("".join(text for text, _ in line) for line in lines)
 

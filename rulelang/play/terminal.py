@@ -21,7 +21,7 @@ from ..engine import CHANCE, Game, State
 from ..errors import RulesetError, SaveError
 from . import render
 from .decision import Decision, describe
-from .render import Layout, Line, clip
+from .render import Layout, Line, clip, printable
 
 #: A bot: given the state at its seat's decision, the move it makes.
 Bot = Callable[[State], Any]
@@ -77,14 +77,14 @@ class Screen:
     def lines(self, lines: Sequence[Line]) -> None:
         if self.console is None:
             for line in lines:
-                print("".join(text for text, _ in line), file=self.out)
+                print(printable("".join(text for text, _ in line)), file=self.out)
             self.out.flush()
             return
         from rich.text import Text
         for line in lines:
             t = Text()
             for text, style in line:
-                t.append(text, style=self.STYLES.get(style, ""))
+                t.append(printable(text), style=self.STYLES.get(style, ""))
             self.console.print(t)
 
     def say(self, text: str, style: str = "") -> None:
@@ -334,7 +334,7 @@ class Table:
             self.screen.say(f"\ninterrupted at round {self.state.round}; seed {self.state.seed}")
             return 130
         except RulesetError as e:
-            print(e.format(), file=sys.stderr)
+            print(printable(e.format()), file=sys.stderr)
             return 1
         self.finish()
         return 0
@@ -402,13 +402,13 @@ def _auto(state: State, bots: Dict[int, Bot], out: TextIO) -> int:
                 state.apply(bots[seat](state))     # type: ignore[index]
             log = state.log
             for entry in log[shown:]:
-                print(entry.text if entry.kind == "turn" else f"  {entry.text}", file=out)
+                print(printable(entry.text if entry.kind == "turn" else f"  {entry.text}"), file=out)
             shown = len(log)
     except RulesetError as e:
-        print(e.format(), file=sys.stderr)
+        print(printable(e.format()), file=sys.stderr)
         return 1
     result = state.result()
-    print(f"Game over: {result.ending}", file=out)
+    print(printable(f"Game over: {result.ending}"), file=out)
     for seat, score in enumerate(result.scores):
         print(f"  P{seat}: {score}{'  (winner)' if seat in result.winners else ''}", file=out)
     print(f"seed {state.seed}", file=out)
@@ -443,7 +443,7 @@ def play(game: Game, args: argparse.Namespace, out: Optional[TextIO] = None) -> 
             print(f"{args.load}: cannot read: {e.strerror}", file=sys.stderr)
             return 1
         except SaveError as e:
-            print(f"{args.load}: not a save of this game: {e}", file=sys.stderr)
+            print(printable(f"{args.load}: not a save of this game: {e}"), file=sys.stderr)
             return 1
         if args.players is not None and args.players != state.players:
             print(f"error: --players {args.players}: the saved game has {state.players} players",
@@ -457,7 +457,7 @@ def play(game: Game, args: argparse.Namespace, out: Optional[TextIO] = None) -> 
     else:
         players = game.min_players if args.players is None else args.players
         if not game.min_players <= players <= game.max_players:
-            print(f"error: {game.title} is for {game.players_text}, not {players}", file=sys.stderr)
+            print(printable(f"error: {game.title} is for {game.players_text}, not {players}"), file=sys.stderr)
             return 2
         seed = random.SystemRandom().randrange(1, 1_000_000) if args.seed is None else args.seed
     try:
@@ -471,11 +471,11 @@ def play(game: Game, args: argparse.Namespace, out: Optional[TextIO] = None) -> 
         try:
             state = game.new_game(players=players, seed=seed)
         except (ValueError, RulesetError) as e:
-            print(e.format() if isinstance(e, RulesetError) else f"error: {e}", file=sys.stderr)
+            print(printable(e.format() if isinstance(e, RulesetError) else f"error: {e}"), file=sys.stderr)
             return 1
     seated = ", ".join(f"P{s} {'bot' if s in bots else 'you'}" for s in range(players))
-    print(f"{game.title} — {players} player{'s' if players != 1 else ''} ({seated}), seed {seed}"
-          + (f", loaded from {args.load} at round {state.round}" if args.load else ""), file=out)
+    print(printable(f"{game.title} — {players} player{'s' if players != 1 else ''} ({seated}), seed {seed}"
+                    + (f", loaded from {args.load} at round {state.round}" if args.load else "")), file=out)
     if args.auto or len(bots) == players:
         return _auto(state, bots, out)
     if not args.load:
