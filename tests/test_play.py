@@ -405,3 +405,18 @@ def test_a_rule_files_words_cannot_drive_the_terminal(monkeypatch, tmp_path):
         assert not re.search("[\\x00-\\x09\\x0b-\\x1f\\x7f\\u202e]", out)
         assert "T\\x1b[31mX" in out and "x\\x1b]0;owned\\x07" in out
     assert "P0 decides: S\\x1b[2Jcore\\x07\\u202e" in play_with(monkeypatch, [str(path)], ["1"])[1]
+
+
+def test_a_loaded_game_in_explicit_chance_mode_rolls_its_own_dice(monkeypatch, tmp_path):
+    """A save made in explicit chance mode (dice as moves) plays on: the
+    terminal picks each outcome by its probability, and the person still
+    gets the decisions."""
+    state = np_reroll_state(6)
+    save = tmp_path / "explicit.json"
+    save.write_text(state.to_json(), encoding="utf-8")
+    code, out = play_with(monkeypatch, [NP, "--load", str(save), "--seat", "1=random"],
+                          ["keep", "1", "1", "quit"])
+    assert code == 0
+    assert "P0 decides: keep or reroll the 6 rolled for events" in out
+    assert "P0 · events: Lost Supplies" in out and "P0 · test of will: rolled " in out
+    assert len(re.findall(r"P0 decides: ", out)) >= 2
