@@ -3,7 +3,7 @@
     rulelang check FILE...                 find every problem in rule files
     rulelang compile FILE [--format json|yaml] [-o OUT]   write the checked IR
     rulelang validate FILE...              schema + checker for .rules/.json/.yaml
-    rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random] [--param NAME=N]
+    rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random] [--param NAME=N] [--load SAVE]
     rulelang simulate FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--workers N]
     rulelang conformance FILE... [--games N] [--seed S] [--workers N]   check the move API
     rulelang coverage FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--json OUT]
@@ -17,15 +17,14 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import random
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from . import api, ir
 from .check import check_all
-from .engine import CHANCE, Game, State
-from .errors import Diagnostic, IllegalMoveError, RulesetCheckError, RulesetError
+from .engine import Game
+from .errors import Diagnostic, RulesetCheckError, RulesetError
 from .ir import serialize
 
 
@@ -104,82 +103,6 @@ def _load_game(path: str) -> Game:
     return api.load(path)
 
 
-def _board_drawing(spaces: List[Dict[str, Any]], fields: List[str],
-                   steps: Optional[Dict[str, Any]]) -> List[str]:
-    """A grid or hex board (its ``steps``: direction -> links) with one
-    state value, drawn as rows, north at the top (a hex board's rows
-    shifted as its hexagons lie): each space shows its value ('.' for none,
-    a player's seat, a word's first letter); [] when the spaces are not
-    laid out by x and y (then they are listed)."""
-    if not steps or len(fields) != 1 or not spaces:
-        return []
-    field = fields[0]
-    at = {}
-    for space in spaces:
-        x, y = space.get("x"), space.get("y")
-        if type(x) is not int or type(y) is not int or (x, y) in at:
-            return []
-        at[(x, y)] = space.get(field, "?")
-    wide, high = max(x for x, _ in at), max(y for _, y in at)
-    if len(at) != wide * high or wide > 26:
-        return []
-    skew = len(steps) == 6      # (a hex board: six directions)
-
-    def mark(v: Any) -> str:
-        if v is None:
-            return "."
-        if v is True or v is False:
-            return "y" if v else "n"
-        return str(v)[:1]
-    rows = []
-    for y in range(high, 0, -1):
-        indent = " " * (y - 1) if skew else ""
-        rows.append(f"    {y:>2} {indent}" + " ".join(mark(at[(x, y)]) for x in range(1, wide + 1)))
-    rows.append("       " + " ".join(chr(ord("a") + i) for i in range(wide)))
-    return rows
-
-
-def _printed(row: Dict[str, Any]) -> str:
-    """What a scale prints beside a stat, as ``play`` shows it: ``capacity 40, guide yes``."""
-    return ", ".join(f"{k} {'yes' if v is True else 'no' if v is False else v}" for k, v in row.items())
-
-
-def _summary(state: State, seat: Optional[int]) -> str:
-    view = state.view(seat)
-    lines = [f"— round {view['round']} —"]
-    if view["globals"]:
-        scales = view.get("scales", {})
-        lines.append("  " + " ".join(f"{k}={v}" + (f" ({_printed(scales[k])})" if scales.get(k) else "")
-                                     for k, v in view["globals"].items()))
-    prog = state.prog
-    for pset, pieces in view["pieces"].items():
-        fields = list(prog.piece_slot[pset])
-        drawn = _board_drawing(pieces, fields, prog.board_step.get(pset))
-        if drawn:
-            lines.append(f"  {pset} ({fields[0]}):")
-            lines.extend(drawn)
-            continue
-        lines.append(f"  {pset}:")
-        for piece in pieces:
-            values = " ".join(f"{f}={piece[f]}" if f in piece else f"{f}=(hidden)" for f in fields)
-            lines.append(f"     {piece['name']}: {values}")
-    for p in view["players"]:
-        scales = p.get("scales", {})      # what a stat's scale prints beside it: porters=8 (capacity 40)
-        stats = " ".join(f"{k}={v}" + (f" ({_printed(scales[k])})" if scales.get(k) else "")
-                         for k, v in p["stats"].items())
-        marker = "*" if p["seat"] == view["turn_player"] else " "
-        lines.append(f" {marker}P{p['seat']}: {stats}")
-        for name, cards in p["piles"].items():
-            if isinstance(cards, list):
-                lines.append(f"     {name}: {', '.join(cards) if cards else '(empty)'}")
-            else:
-                lines.append(f"     {name}: {cards['size']} cards")
-    for name, cards in view["piles"].items():
-        shown = f"{cards['size']} cards" if isinstance(cards, dict) else (", ".join(cards) or "(empty)")
-        lines.append(f"  {name}: {shown}")
-    return "\n".join(lines)
-
-
 def _game_or_report(path: str) -> Optional[Game]:
     """The game in ``path``, or None after printing why it cannot load."""
     try:
@@ -219,77 +142,12 @@ def _game_with_params(args: argparse.Namespace) -> Optional[Game]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """A game at the terminal (rulelang/play/terminal.py)."""
     game = _game_with_params(args)
     if game is None:
         return 1
-    players = game.min_players if args.players is None else args.players
-    robots: Set[int] = set()
-    for spec in args.seat or ():
-        seat, _, kind = spec.partition("=")
-        if kind != "random" or not seat.isdigit():
-            print(f"--seat takes K=random, not {spec!r}", file=sys.stderr)
-            return 2
-        if int(seat) >= players:
-            print(f"error: --seat {spec}: the seats of this game are 0 to {players - 1}",
-                  file=sys.stderr)
-            return 2
-        robots.add(int(seat))
-    if args.auto:
-        robots = set(range(players))
-    try:
-        state = game.new_game(players=players, seed=args.seed)
-    except (ValueError, RulesetError) as e:
-        print(e.format() if isinstance(e, RulesetError) else f"error: {e}", file=sys.stderr)
-        return 1
-    rng = random.Random(args.seed)
-    shown = 0
-    out = sys.stdout
-    print(f"{game.title} — {players} players" + (f", seed {args.seed}" if args.seed is not None else ""), file=out)
-    try:
-        while not state.is_over:
-            log = state.log
-            seat = state.current_player
-            if seat in robots or seat == CHANCE:
-                for entry in log[shown:]:
-                    if args.auto:
-                        print(f"  {entry.text}" if entry.kind != "turn" else entry.text, file=out)
-                shown = len(log) if args.auto else shown
-                state.apply(rng.choice(state.legal_moves()))
-                continue
-            for entry in log[shown:]:
-                print(f"  {entry.text_for(seat)}", file=out)
-            shown = len(log)
-            print(_summary(state, seat), file=out)
-            moves = state.legal_moves()
-            print(f"P{seat}, choose:", file=out)
-            for i, m in enumerate(moves, 1):
-                print(f"  {i:2}. {m.label}", file=out)
-            while True:
-                try:
-                    answer = input("> ").strip()
-                except EOFError:
-                    print("\n(no more input: stopping)", file=out)
-                    return 0
-                if answer in ("q", "quit", "exit"):
-                    return 0
-                if answer.isdigit() and 1 <= int(answer) <= len(moves):
-                    state.apply(moves[int(answer) - 1])
-                    break
-                try:
-                    state.apply(answer)
-                    break
-                except IllegalMoveError:
-                    print(f"  '{answer}' is not one of the moves: type its number or its label", file=out)
-    except RulesetError as e:
-        print(e.format(), file=sys.stderr)
-        return 1
-    for entry in state.log[shown:]:
-        print(f"  {entry.text}", file=out)
-    result = state.result()
-    print(f"Game over: {result.ending}", file=out)
-    for seat, score in enumerate(result.scores):
-        print(f"  P{seat}: {score}{'  (winner)' if seat in result.winners else ''}", file=out)
-    return 0
+    from .play.terminal import play
+    return play(game, args)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -482,7 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--players", type=int)
     c.add_argument("--seed", type=int)
     c.add_argument("--auto", action="store_true", help="random players in every seat; print the log")
-    c.add_argument("--seat", action="append", metavar="K=random", help="let a random player take seat K")
+    c.add_argument("--seat", action="append", metavar="K=random", help="let a bot take seat K (random)")
+    c.add_argument("--load", metavar="SAVE", help="go on with a game saved by the 'save' command")
     c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
     c.set_defaults(func=cmd_play)
     c = sub.add_parser("simulate", help="play many random games and summarise them")

@@ -65,27 +65,6 @@ def test_play_auto_prints_the_log_and_result(capsys):
     assert "(winner)" in out
 
 
-def test_play_interactive_accepts_numbers_and_labels(monkeypatch, capsys):
-    """Interactive play shows numbered moves; a number or a label picks one,
-    anything else is refused with a hint; end of input stops cleanly."""
-    answers = io.StringIO("1\nnot a move\nrandom\n")
-    monkeypatch.setattr(sys, "stdin", answers)
-    assert main(["play", NP, "--seed", "2", "--seat", "1=random"]) == 0
-    out = capsys.readouterr().out
-    assert "P0, choose:" in out
-    assert "   1. Robert Peary" in out
-    assert "'not a move' is not one of the moves" in out
-    assert "Create your expedition: Robert Peary" in out
-    # The random seat's drawn cards are hidden from the human at seat 0.
-    assert "draws a card" in out
-    assert "(no more input: stopping)" in out
-
-
-def test_play_rejects_bad_seat_spec(capsys):
-    assert main(["play", NP, "--seat", "1=human"]) == 2
-    assert "K=random" in capsys.readouterr().err
-
-
 def test_simulate_summarises(capsys):
     """simulate reports games/s, average scores, win shares and endings."""
     assert main(["simulate", NP, "--games", "20", "--players", "2"]) == 0
@@ -181,14 +160,3 @@ def test_play_draws_a_board_as_rows(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "  cells (disc):\n     6 . . . . . . .\n" in out
     assert "\n     1 0 " in out and "\n       a b c d e f g\n" in out
-
-
-def test_play_shows_a_hidden_piece_value_as_hidden(monkeypatch, capsys, tmp_path):
-    path = tmp_path / "tiles.rules"
-    path.write_text('game "T"\nplayers 2\npieces tile { state { owner none  worth 3 hidden }\n'
-                    '  Red\n}\nper player { pts 0 }\n'
-                    'turn { phase a { may "Score" { pts += 1 }\n end game "x" } }\nscore { pts }\n',
-                    encoding="utf-8")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
-    assert main(["play", str(path), "--seed", "1"]) == 0
-    assert "Red: owner=None worth=(hidden)" in capsys.readouterr().out

@@ -6,6 +6,8 @@ IR's data forms; the generated code against the ops."""
 
 from __future__ import annotations
 
+import re
+
 import json
 import random
 
@@ -337,9 +339,11 @@ def test_line_of_a_message_is_the_row():
 
 
 def test_play_shows_a_scales_row_beside_its_stat():
-    from rulelang.cli import _summary
+    """rulelang play writes what a scale prints beside the stat's value (a
+    global drawn as a track, beside its marker)."""
+    from rulelang.play.render import Layout, plain, state_lines
     st = game(SHEET + 'turn { phase p { } }\nend "e" when round > 1\n', players="1").new_game(
         players=1, seed=0)
-    shown = _summary(st, 0)
-    assert "porters=8 (capacity 40) health=5 (penalty 0, mood well) alive=True" in shown
-    assert "storm=0 (wind 0) leader=None" in shown
+    shown = plain(state_lines(st.view(0), Layout(st.game)))
+    assert "porters 8 (capacity 40)  health 5 (penalty 0, mood well)  alive" in shown
+    assert re.search(r"storm +0 ● · · · 3 +0 \(wind 0\)", shown) and "leader none" in shown
