@@ -16,7 +16,6 @@ import attrs
 
 from .. import ir
 from ..engine import State
-from ..errors import Error
 from .render import WIDTH, Layout, word
 
 
@@ -52,25 +51,8 @@ def is_reroll(moves: Sequence[Any]) -> bool:
 
 
 def title_of(state: State, moves: Sequence[Any], seat: int) -> str:
-    """The choice's title from the rule file: the note the choice writes
-    (``'{title}: {answer}'``), read from a copy of the game on which the
-    first move is made (only that note is read, as ``seat`` would)."""
-    copy = state.clone()
-    before = len(copy.log)
-    try:
-        copy.apply(moves[0])
-    except Error:
-        return "choose"
-    label = moves[0].label
-    for entry in copy.log[before:]:
-        if entry.kind == "choose" and entry.player == seat:
-            text = entry.text_for(seat)
-            if text.endswith(": " + label):             # (a yes/no, a labelled choice)
-                return text[:-len(label) - 2]
-            head, sep, _ = text.partition(": ")
-            if sep:
-                return head
-    return "choose"
+    """The choice's title from the rule file (``State.decision``)."""
+    return state.decision or "choose"
 
 
 def _row(table: ir.Table, value: int) -> Optional[ir.Row]:
