@@ -9,6 +9,7 @@
     rulelang coverage FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--json OUT]
                                            which statements random games reach, which never run
     rulelang dump --python FILE [RULE...]   the Python the engine writes for a ruleset
+    rulelang lsp                           the language server, over stdin/stdout (extra 'lsp')
 """
 
 from __future__ import annotations
@@ -531,7 +532,19 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("names", nargs="*", metavar="RULE",
                    help="only these (a rule, table or option name, 'setup', 'turn')")
     c.set_defaults(func=cmd_dump)
+    c = sub.add_parser("lsp", help="the language server for editors, over stdin and stdout")
+    c.add_argument("--stdio", action="store_true", help="(the default and only transport)")
+    c.set_defaults(func=cmd_lsp)
     return p
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    try:
+        from .lsp import server
+    except ImportError as e:
+        print(f"rulelang lsp needs pygls ({e}): pip install 'rulelang[lsp]'", file=sys.stderr)
+        return 1
+    return server.main()
 
 
 def main(argv: Optional[List[str]] = None) -> int:
