@@ -521,8 +521,8 @@ class _Indexer:
                 continue
             key = a.region_of(t.offset)
             local = a.locals.get(key, {})
-            if t.kind == KEYWORD and t.text not in local:
-                continue
+            if t.kind == KEYWORD and t.text not in local and (t.line, t.column) not in self.fixed:
+                continue        # a keyword, unless it names something here ('deck cards')
             symbol = self.fixed.get((t.line, t.column)) or self.meaning(t, bindings.get((t.line, t.column)),
                                   piece_sets.get((t.line, t.column), ""), key)
             if symbol is not None:
