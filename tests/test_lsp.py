@@ -197,6 +197,11 @@ def test_find_references(client):
     stats = {(r.range.start.line, r.range.start.character) for r in client.references(uri, line, col)}
     assert props and stats and not props & stats
     assert where(text, r"Hunting\s+x5:\s+move 0, (food) 1") in props
+    # a deck called by a keyword ('deck cards'): its uses, not the keyword's
+    uri, text, _ = opened(client, "examples/kuhn_poker.rules")
+    line, col = where(text, r"draw 1 from (cards)")
+    found = {(r.range.start.line, r.range.start.character) for r in client.references(uri, line, col)}
+    assert found == {where(text, r"deck (cards)"), (line, col), where(text, r"move all from (cards)")}
 
 
 def test_rename_a_stat_and_a_local(client):

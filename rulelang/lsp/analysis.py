@@ -496,6 +496,9 @@ class _Indexer:
                 pos = getattr(node, "pos", None)
                 if isinstance(name, str) and pos is not None:
                     t = self.find(pos, name, within=20)
+                    known = self.by_name.get(name, {})
+                    if kind == "pile" and "pile" not in known and "deck" in known:
+                        kind = "deck"       # a pile reference may name a deck
                     if t is not None:
                         self.fixed.setdefault((t.line, t.column), Symbol(kind, name))
 
