@@ -66,7 +66,7 @@ class RulelangLexer(Lexer):  # type: ignore[misc]
             if t.kind != SPACE:
                 declaring = kind is Keyword.Declaration or t.text == "phase"
                 previous = t.text if t.kind in (KEYWORD, PUNCT) else "\0"
-            elif "\n" in t.text and depth == 0:
+            elif "\n" in t.text:       # (a declared name is on its keyword's line)
                 previous = ""
 
 
