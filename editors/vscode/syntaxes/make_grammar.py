@@ -38,7 +38,6 @@ def alternation(words: set[str] | frozenset[str]) -> str:
 def grammar() -> dict[str, object]:
     plain = set(KEYWORDS) - CONTROL - set(CONSTANT_WORDS)
     return {
-        "$schema": "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
         "name": "rulelang",
         "scopeName": "source.rulelang",
         "fileTypes": ["rules"],
