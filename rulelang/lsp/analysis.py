@@ -88,9 +88,16 @@ class Analysis:
     def __init__(self, text: str, filename: str):
         self.text = text
         self.filename = filename
-        self.tokens: List[Token] = list(tokens(text))
+        # (past the parser's size limit the file is only reported as too large)
+        self.tokens: List[Token] = list(tokens(text)) if len(text) <= DEFAULT.max_source_bytes else []
         self._starts = [t.offset for t in self.tokens]
         self.lines = text.split("\n")
+        self._line_starts = [0]
+        for line in self.lines:
+            self._line_starts.append(self._line_starts[-1] + len(line) + 1)
+        #: where the innermost place of locals changes: (offset, its key), in order
+        self._segments: List[Tuple[int, str]] = [(0, "")]
+        self._segment_starts: List[int] = [0]
         self.problems: List[Problem] = []
         self.rs: Optional[ir.Ruleset] = None
         self.resolved: Optional[Resolved] = None
@@ -124,21 +131,34 @@ class Analysis:
 
     def offset(self, line: int, column: int) -> int:
         """The offset of a 0-based (line, column) in the text."""
-        at = 0
-        for text in self.lines[:line]:
-            at += len(text) + 1
-        return at + column
+        return self._line_starts[min(max(line, 0), len(self.lines))] + column
 
     def references(self, symbol: Symbol) -> List[Occurrence]:
         return [occ for occ in self.occurrences if occ.symbol == symbol]
 
     def region_of(self, offset: int) -> str:
         """The key of the innermost place of locals holding ``offset``, or ""."""
-        found = ""
+        return self._segments[bisect.bisect_right(self._segment_starts, offset) - 1][1]
+
+    def set_regions(self, regions: List[Tuple[int, int, str]]) -> None:
+        """Keep the places of locals, (start, end, key) each, nested or
+        apart, and where the innermost one changes (for ``region_of``)."""
+        self.regions = sorted(regions, key=lambda r: (r[0], -r[1]))
+        segments: List[Tuple[int, str]] = [(0, "")]
+        stack: List[Tuple[int, str]] = []
+
+        def close_before(at: int) -> None:
+            while stack and stack[-1][0] < at:
+                end, _ = stack.pop()
+                segments.append((end + 1, stack[-1][1] if stack else ""))
+
         for start, end, key in self.regions:
-            if start <= offset <= end:
-                found = key
-        return found
+            close_before(start)
+            segments.append((start, key))
+            stack.append((end, key))
+        close_before(len(self.text) + 2)
+        self._segments = segments
+        self._segment_starts = [at for at, _ in segments]
 
     def names_in_scope(self, offset: int) -> Dict[str, Symbol]:
         """Every name a rule may use at ``offset``: the locals declared there
@@ -295,7 +315,8 @@ class _Indexer:
             return len(self.a.lines) - 1, 0
         line = toks[i].line
         depth = 0
-        for t in toks[i:]:
+        for k in range(i, len(toks)):
+            t = toks[k]
             if depth == 0 and t.line != line:
                 break
             if t.text == "{":
@@ -440,6 +461,7 @@ class _Indexer:
         table, an option…), and the locals each declares."""
         rs = self.rs
         places: List[Tuple[str, Optional[ir.Pos], object]] = []
+        regions: List[Tuple[int, int, str]] = []
         places += [(f"rule {r.name}", r.pos, r) for r in rs.rules]
         if rs.turn is not None:
             places.append(("turn", rs.turn.pos, rs.turn))
@@ -467,7 +489,7 @@ class _Indexer:
                 continue
             start = self.offset_of(pos)
             end_line, end_col = self.block_end(start)
-            self.a.regions.append((start, self.a.offset(end_line, end_col), key))
+            regions.append((start, self.a.offset(end_line, end_col), key))
             found: Dict[str, Place] = {}
             for child in _walk(node):
                 for name in _binds(child):
@@ -480,7 +502,7 @@ class _Indexer:
                         self.a.definitions.setdefault(symbol, found[name])
                         self.a.hovers.setdefault(symbol, _local_hover(child, name, key))
             self.a.locals[key] = found
-        self.a.regions.sort()
+        self.a.set_regions(regions)
 
     def named_by_ir(self) -> None:
         """The names whose kind the IR node holding them says, where the
@@ -632,8 +654,8 @@ class _Indexer:
         out.sort(key=lambda o: (o.range[0], o.range[1]))
 
     def line_col(self, offset: int) -> Tuple[int, int]:
-        line = self.a.text.count("\n", 0, offset)
-        return line, offset - (self.a.text.rfind("\n", 0, offset) + 1)
+        line = bisect.bisect_right(self.a._line_starts, offset) - 1
+        return line, offset - self.a._line_starts[line]
 
     def entry(self, symbol: Symbol, pos: Optional[ir.Pos], kind: str, detail: str,
               children: Sequence[Outline] = ()) -> Optional[Outline]:
