@@ -178,6 +178,36 @@ def test_go_to_definition(client):
     assert (loc.range.start.line, loc.range.start.character) == where(text, r"let (face)")
 
 
+SHIPPED = sorted(p.relative_to(ROOT).as_posix() for p in [*ROOT.glob("rulesets/*.rules"),
+                                                           *ROOT.glob("examples/*.rules")])
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_every_name_read_has_a_declaration_and_a_hover(path):
+    """On every shipped file (the analysis the server answers from): each
+    name it finds a meaning for has a declaration to go to and a hover,
+    and a name the checker's resolver bound means what the resolver says."""
+    from rulelang.lsp.analysis import analyse
+    from rulelang import ir
+    text = (ROOT / path).read_text(encoding="utf-8")
+    a = analyse(text, path)
+    assert a.problems == [] and len(a.occurrences) > 10
+    for occ in a.occurrences:
+        assert occ.symbol in a.definitions and a.hovers.get(occ.symbol), occ
+    kinds = {"local": "local", "player": "stat", "global": "stat", "card": "property",
+             "piece": "field", "word": "word", "const": ("const", "param")}
+    by_place = {(o.place.line, o.place.start): o.symbol for o in a.occurrences}
+    checked = 0
+    for node in ir.walk(a.rs):
+        if isinstance(node, ir.Name) and node.pos is not None:
+            binding = a.resolved.binding(node)
+            symbol = by_place.get((node.pos.line - 1, node.pos.column - 1))
+            if binding is not None and symbol is not None and symbol.name == node.name:
+                assert symbol.kind in kinds[binding.kind], (node, binding, symbol)
+                checked += 1
+    assert checked >= 3
+
+
 def test_find_references(client):
     """Every place `held` is read or written, the log line's {held} too,
     counted against the file's code with the comments left out."""

@@ -410,9 +410,20 @@ class _Indexer:
         for v in s.values or ():
             self.define(Symbol("word", v), s.pos, f"**word**: a value of `{s.name}`")
         for sp in s.spaces or ():
+            for p in sp.props:
+                self.printed_word(p, f"space `{sp.name}`")
             props = ", ".join(f"{p.name} {_value(p.value)}" for p in sp.props)
             self.define(Symbol("word", sp.name), sp.pos,
                         f"**space** `{sp.name}` of track `{s.name}`" + (f": {props}" if props else ""))
+
+    def printed_word(self, p: "ir.Prop | ir.PieceProp", on: str) -> None:
+        """A word printed on a component (``terrain jungle``), declared
+        where it is first printed."""
+        word = p.value.name if isinstance(p.value, ir.Name) else ""
+        if word and not {"const", "param"} & set(self.by_name.get(word, {})):
+            stat = self.a.resolved.word_stats.get(word) if self.a.resolved is not None else None
+            self.define(Symbol("word", word), p.value.pos or p.pos,
+                        f"**word** `{word}`, printed on {on}" + (f" (a value of `{stat}`)" if stat else ""))
 
     def deck(self, d: ir.Deck) -> None:
         count = sum(c.count for c in d.cards)
@@ -427,6 +438,7 @@ class _Indexer:
                         f"**card** \"{c.name}\" of deck `{d.name}`, {copies}"
                         + (f": {props}" if props else ""))
             for p in c.props:
+                self.printed_word(p, f"card \"{c.name}\"")
                 kind = self.a.resolved.card_props.get(p.name, "") if self.a.resolved else ""
                 self.define(Symbol("property", p.name), p.pos,
                             f"**card property** `{p.name}`" + (f" ({kind})" if kind else ""))
@@ -445,7 +457,11 @@ class _Indexer:
         for st in ps.state:
             self.define(Symbol("field", st.name, ps.name), st.pos,
                         f"**field** `{st.name}` of each piece of `{ps.name}` (changes in play), "
-                        f"starts at {_value(st.initial)}")
+                        + (f"one of {', '.join(st.values)}" if st.values
+                           else f"starts at {_value(st.initial)}"))
+            for v in st.values or ():
+                self.define(Symbol("word", v), st.pos,
+                            f"**word**: a value of `{st.name}` of the pieces of `{ps.name}`")
         for pc in ps.pieces:
             props = ", ".join(f"{p.name} {_value(p.value)}" for p in pc.props)
             self.define(Symbol("piece", pc.name), pc.pos,
@@ -453,6 +469,12 @@ class _Indexer:
             for p in pc.props:
                 self.define(Symbol("field", p.name, ps.name), p.pos,
                             f"**field** `{p.name}` of the pieces of `{ps.name}`")
+                self.printed_word(p, f"piece \"{pc.name}\" of `{ps.name}`")
+        for name in sorted({p.name for pc in ps.pieces for p in pc.props}):
+            # a field no line spells out (a grid's x and y): declared with the set
+            self.define(Symbol("field", name, ps.name), ps.pos,
+                        f"**field** `{name}` of the pieces of `{ps.name}` (made by its declaration)",
+                        name=ps.name)
 
     # ------------------------------------------------------------- locals
 
@@ -517,6 +539,8 @@ class _Indexer:
                 name = getattr(node, field, None)
                 pos = getattr(node, "pos", None)
                 if isinstance(name, str) and pos is not None:
+                    if name in self.a.locals.get(self.a.region_of(self.offset_of(pos)), {}):
+                        continue        # cards a choice keeps ('as redraw'): a local
                     t = self.find(pos, name, within=20)
                     known = self.by_name.get(name, {})
                     if kind == "pile" and "pile" not in known and "deck" in known:
@@ -718,6 +742,9 @@ def _walk(node: object) -> Iterable[object]:
     stack = [node]
     while stack:
         n = stack.pop()
+        if isinstance(n, tuple):        # a body: its statements
+            stack.extend(reversed(n))
+            continue
         yield n
         stack.extend(reversed(ir.child_list(n)))
 
