@@ -15,162 +15,25 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Container, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Container, Dict, Iterable, List, Mapping, Optional, Tuple
 
 import attrs
 
 from .. import ir
 from ..check import Checker
-from ..check.resolve import CARD, CONST, GLOBAL, LOCAL, PIECE, PLAYER, WORD, Resolved
+from ..check.resolve import CARD, CONST, GLOBAL, LOCAL, PIECE, PLAYER, WORD
 from ..errors import Diagnostic, RulesetError
 from ..limits import DEFAULT
 from ..syntax import parse
-from ..words import KEYWORD, NAME, PLACEHOLDER, STRING, Token, tokens
+from ..words import KEYWORD, NAME, PLACEHOLDER, STRING, Token
+from .model import Analysis, Occurrence, Outline, Place, Problem, Symbol
+from .outline import make_outline
+
+__all__ = ["Analysis", "Occurrence", "Outline", "Place", "Problem", "Symbol", "analyse"]
 
 #: The checker's suggestion at the end of a message (``CheckerBase.nearest``).
 SUGGESTION = re.compile(r" — did you mean '([A-Za-z_][A-Za-z0-9_]*)'\?$")
 _QUOTED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
-
-
-class Place(NamedTuple):
-    """A span on one line: 0-based line, first column, column past the end."""
-
-    line: int
-    start: int
-    end: int
-
-
-class Symbol(NamedTuple):
-    """What a name stands for.  ``scope`` tells apart names that are only
-    known in one place: a local's rule (or phase…), a piece field's set."""
-
-    kind: str
-    name: str
-    scope: str = ""
-
-
-@attrs.frozen
-class Problem:
-    """A diagnostic as the editor shows it: ``fix`` is the checker's
-    suggestion as (the place of the misspelt name, the name meant)."""
-
-    place: Place
-    message: str
-    warning: bool = False
-    fix: Optional[Tuple[Place, str]] = None
-
-
-@attrs.frozen
-class Outline:
-    """One entry of the document's outline."""
-
-    name: str
-    kind: str
-    detail: str
-    range: Tuple[int, int, int, int]        # start line, column, end line, column
-    selection: Place
-    children: Tuple["Outline", ...] = ()
-
-
-@attrs.frozen
-class Occurrence:
-    """A name where it stands, and what it means there."""
-
-    place: Place
-    symbol: Symbol
-    token: Token
-    quoted: bool = False        # a card named by a quoted text
-
-
-class Analysis:
-    """One text parsed, checked and indexed (``analyse``)."""
-
-    def __init__(self, text: str, filename: str):
-        self.text = text
-        self.filename = filename
-        # (past the parser's size limit the file is only reported as too large)
-        self.tokens: List[Token] = list(tokens(text)) if len(text) <= DEFAULT.max_source_bytes else []
-        self._starts = [t.offset for t in self.tokens]
-        self.lines = text.split("\n")
-        self._line_starts = [0]
-        for line in self.lines:
-            self._line_starts.append(self._line_starts[-1] + len(line) + 1)
-        #: where the innermost place of locals changes: (offset, its key), in order
-        self._segments: List[Tuple[int, str]] = [(0, "")]
-        self._segment_starts: List[int] = [0]
-        self.problems: List[Problem] = []
-        self.rs: Optional[ir.Ruleset] = None
-        self.resolved: Optional[Resolved] = None
-        self.definitions: Dict[Symbol, Place] = {}
-        self.hovers: Dict[Symbol, str] = {}
-        self.occurrences: List[Occurrence] = []
-        self.outline: List[Outline] = []
-        #: (start offset, end offset, key) of each place locals live in
-        self.regions: List[Tuple[int, int, str]] = []
-        self.locals: Dict[str, Dict[str, Place]] = {}
-
-    # ------------------------------------------------------------ lookups
-
-    def occurrence_at(self, line: int, column: int) -> Optional[Occurrence]:
-        """The name at (or just before) a place."""
-        for occ in self.occurrences:
-            p = occ.place
-            if p.line == line and p.start <= column <= p.end:
-                return occ
-        return None
-
-    def token_at(self, line: int, column: int) -> Optional[Token]:
-        """The token at (or ending at) a place."""
-        offset = self.offset(line, column)
-        i = bisect.bisect_right(self._starts, offset) - 1
-        if i >= 0:
-            t = self.tokens[i]
-            if t.offset <= offset <= t.offset + len(t.text):
-                return t
-        return None
-
-    def offset(self, line: int, column: int) -> int:
-        """The offset of a 0-based (line, column) in the text."""
-        return self._line_starts[min(max(line, 0), len(self.lines))] + column
-
-    def references(self, symbol: Symbol) -> List[Occurrence]:
-        return [occ for occ in self.occurrences if occ.symbol == symbol]
-
-    def region_of(self, offset: int) -> str:
-        """The key of the innermost place of locals holding ``offset``, or ""."""
-        return self._segments[bisect.bisect_right(self._segment_starts, offset) - 1][1]
-
-    def set_regions(self, regions: List[Tuple[int, int, str]]) -> None:
-        """Keep the places of locals, (start, end, key) each, nested or
-        apart, and where the innermost one changes (for ``region_of``)."""
-        self.regions = sorted(regions, key=lambda r: (r[0], -r[1]))
-        segments: List[Tuple[int, str]] = [(0, "")]
-        stack: List[Tuple[int, str]] = []
-
-        def close_before(at: int) -> None:
-            while stack and stack[-1][0] < at:
-                end, _ = stack.pop()
-                segments.append((end + 1, stack[-1][1] if stack else ""))
-
-        for start, end, key in self.regions:
-            close_before(start)
-            segments.append((start, key))
-            stack.append((end, key))
-        close_before(len(self.text) + 2)
-        self._segments = segments
-        self._segment_starts = [at for at, _ in segments]
-
-    def names_in_scope(self, offset: int) -> Dict[str, Symbol]:
-        """Every name a rule may use at ``offset``: the locals declared there
-        and every name the file declares."""
-        out: Dict[str, Symbol] = {}
-        for symbol in self.definitions:
-            if symbol.kind != "local":
-                out.setdefault(symbol.name, symbol)
-        key = self.region_of(offset)
-        for name in self.locals.get(key, {}):
-            out[name] = Symbol("local", name, key)
-        return out
 
 
 def analyse(text: str, filename: str = "<text>") -> Analysis:
@@ -268,18 +131,13 @@ class _Indexer:
         self.local_regions()
         self.named_by_ir()
         self.index()
-        self.make_outline()
+        self.a.outline = make_outline(self.a, self.rs)
 
     # ------------------------------------------------------------ helpers
 
-    def offset_of(self, pos: Optional[ir.Pos]) -> int:
-        if pos is None:
-            return 0
-        return self.a.offset(pos.line - 1, pos.column - 1)
-
     def find(self, pos: Optional[ir.Pos], name: str, within: int = 60) -> Optional[Token]:
         """The token naming ``name`` (a name, or a quoted text) at or after ``pos``."""
-        start = self.offset_of(pos)
+        start = self.a.offset_of(pos)
         i = bisect.bisect_left(self.a._starts, start)
         quoted = f'"{name}"'
         for t in self.a.tokens[i:i + within]:
@@ -299,35 +157,6 @@ class _Indexer:
             self.a.hovers[symbol] = hover
             self.by_name.setdefault(symbol.name, {}).setdefault(symbol.kind, symbol)
         return place
-
-    def source_line(self, pos: Optional[ir.Pos]) -> str:
-        if pos is None or pos.line - 1 >= len(self.a.lines):
-            return ""
-        return self.a.lines[pos.line - 1].strip()
-
-    def block_end(self, start: int) -> Tuple[int, int]:
-        """(line, column past the end) of the declaration starting at
-        offset ``start``: its braces' end when a '{' opens on its line, else
-        the end of that line."""
-        toks = self.a.tokens
-        i = bisect.bisect_left(self.a._starts, start)
-        if i >= len(toks):
-            return len(self.a.lines) - 1, 0
-        line = toks[i].line
-        depth = 0
-        for k in range(i, len(toks)):
-            t = toks[k]
-            if depth == 0 and t.line != line:
-                break
-            if t.text == "{":
-                depth += 1
-            elif t.text == "}":
-                depth -= 1
-                if depth == 0:
-                    return t.line, t.end_column
-        if depth > 0:
-            return len(self.a.lines) - 1, len(self.a.lines[-1])
-        return line, len(self.a.lines[line])
 
     # ------------------------------------------------------- declarations
 
@@ -353,7 +182,7 @@ class _Indexer:
                         f"picked when a game is made){title}")
         for c in rs.consts:
             self.define(Symbol("const", c.name), c.pos,
-                        f"**constant** `{c.name}`\n\n```rulelang\n{self.source_line(c.pos)}\n```")
+                        f"**constant** `{c.name}`\n\n```rulelang\n{self.a.source_line(c.pos)}\n```")
         for d in rs.decks:
             self.deck(d)
         for p in rs.piles:
@@ -500,7 +329,7 @@ class _Indexer:
             first = getattr(rs.setup[0], "pos", None)
             if first is not None:
                 # setup's braces: the nearest 'setup' keyword before its first statement
-                at = self.offset_of(first)
+                at = self.a.offset_of(first)
                 i = bisect.bisect_left(self.a._starts, at)
                 for t in reversed(self.a.tokens[:i]):
                     if t.text == "setup":
@@ -509,8 +338,8 @@ class _Indexer:
         for key, pos, node in places:
             if pos is None:
                 continue
-            start = self.offset_of(pos)
-            end_line, end_col = self.block_end(start)
+            start = self.a.offset_of(pos)
+            end_line, end_col = self.a.block_end(start)
             regions.append((start, self.a.offset(end_line, end_col), key))
             found: Dict[str, Place] = {}
             for child in _walk(node):
@@ -539,7 +368,7 @@ class _Indexer:
                 name = getattr(node, field, None)
                 pos = getattr(node, "pos", None)
                 if isinstance(name, str) and pos is not None:
-                    if name in self.a.locals.get(self.a.region_of(self.offset_of(pos)), {}):
+                    if name in self.a.locals.get(self.a.region_of(self.a.offset_of(pos)), {}):
                         continue        # cards a choice keeps ('as redraw'): a local
                     t = self.find(pos, name, within=20)
                     known = self.by_name.get(name, {})
@@ -618,110 +447,6 @@ class _Indexer:
             if kind in known:
                 return known[kind]
         return None
-
-    # ------------------------------------------------------------ outline
-
-    def make_outline(self) -> None:
-        rs, out = self.rs, self.a.outline
-        groups: Dict[str, List[Outline]] = {}
-        for s in rs.stats:
-            item = self.entry(Symbol("stat", s.name), s.pos, "variable", s.scope)
-            if item is not None:
-                groups.setdefault({"player": "per player", "turn": "per turn"}.get(s.scope, "global"),
-                                  []).append(item)
-        for title, items in groups.items():
-            out.append(self.group(title, "namespace", items))
-        for gp in rs.params:
-            self.add(out, Symbol("param", gp.name), gp.pos, "constant", "param")
-        for c in rs.consts:
-            self.add(out, Symbol("const", c.name), c.pos, "constant", "const")
-        for actor in rs.actors:
-            kids = [e for e in (self.entry(Symbol("stat", s.name), s.pos, "variable", "stat")
-                                for s in actor.stats) if e is not None]
-            self.add(out, Symbol("actor", actor.name), actor.pos, "object", "actor", kids)
-        for d in rs.decks:
-            kids = [e for e in (self.entry(Symbol("card", c.name), c.pos, "enum_member",
-                                           f"x{c.count}") for c in d.cards) if e is not None]
-            self.add(out, Symbol("deck", d.name), d.pos, "class", "deck", kids)
-        for pile in rs.piles:
-            self.add(out, Symbol("pile", pile.name), pile.pos, "array", "pile")
-        for ps in rs.pieces:
-            kids = [e for e in (self.entry(Symbol("piece", pc.name), pc.pos, "enum_member", "")
-                                for pc in ps.pieces[:200]) if e is not None]
-            self.add(out, Symbol("pieces", ps.name), ps.pos, "struct",
-                     "board" if ps.links else "pieces", kids)
-        for t in rs.tables:
-            self.add(out, Symbol("table", t.name), t.pos, "struct", f"table d{t.sides}")
-        for r in rs.rules:
-            self.add(out, Symbol("rule", r.name), r.pos, "function", "rule")
-        for o in rs.options:
-            self.add(out, Symbol("option", o.name), o.pos, "enum", "option")
-        if rs.turn is not None and rs.turn.pos is not None:
-            kids = [e for e in (self.entry(Symbol("phase", ph.name), ph.pos, "method", "phase")
-                                for ph in rs.turn.phases) if e is not None]
-            out.append(self.block("turn", "namespace", "", rs.turn.pos, kids))
-        for start, _, key in self.a.regions:
-            if key == "setup":
-                line, col = self.line_col(start)
-                out.append(self.block("setup", "namespace", "", ir.Pos(line + 1, col + 1), []))
-        for trig in rs.triggers:
-            if trig.pos is not None:
-                out.append(self.block("whenever", "event", self.source_line(trig.pos), trig.pos, []))
-        for dt in rs.draw_triggers:
-            if dt.pos is not None:
-                out.append(self.block(f"on draw from {dt.deck}", "event", "", dt.pos, []))
-        for e in rs.endings:
-            if e.pos is not None:
-                out.append(self.block(f"end \"{e.name}\"", "event", "", e.pos, []))
-        if rs.score and rs.score[0].pos is not None:
-            out.append(self.block("score", "namespace", "", rs.score[0].pos, []))
-        out.sort(key=lambda o: (o.range[0], o.range[1]))
-
-    def line_col(self, offset: int) -> Tuple[int, int]:
-        line = bisect.bisect_right(self.a._line_starts, offset) - 1
-        return line, offset - self.a._line_starts[line]
-
-    def entry(self, symbol: Symbol, pos: Optional[ir.Pos], kind: str, detail: str,
-              children: Sequence[Outline] = ()) -> Optional[Outline]:
-        place = self.a.definitions.get(symbol)
-        if place is None or pos is None:
-            return None
-        start = min(self.offset_of(pos), self.a.offset(place.line, place.start))
-        sl, sc = self.line_col(start)
-        el, ec = self.block_end(start)
-        for kid in children:
-            if (kid.range[2], kid.range[3]) > (el, ec):
-                el, ec = kid.range[2], kid.range[3]
-        return Outline(symbol.name, kind, detail, (sl, sc, el, ec), place, tuple(children))
-
-    def add(self, out: List[Outline], symbol: Symbol, pos: Optional[ir.Pos], kind: str,
-            detail: str, children: Sequence[Outline] = ()) -> None:
-        item = self.entry(symbol, pos, kind, detail, children)
-        if item is not None:
-            out.append(item)
-
-    def block(self, name: str, kind: str, detail: str, pos: ir.Pos,
-              children: Sequence[Outline]) -> Outline:
-        start = self.offset_of(pos)
-        sl, sc = self.line_col(start)
-        el, ec = self.block_end(start)
-        t = self.a.token_at(sl, sc)
-        sel = Place(sl, sc, t.end_column if t is not None and t.line == sl else sc + 1)
-        return Outline(name, kind, detail, (sl, sc, el, ec), sel, tuple(children))
-
-    def group(self, title: str, kind: str, items: List[Outline]) -> Outline:
-        first = min(items, key=lambda o: (o.range[0], o.range[1]))
-        last = max(items, key=lambda o: (o.range[2], o.range[3]))
-        # the block's keyword: the 'per' or 'global' before its first stat
-        start = (first.range[0], first.range[1])
-        i = bisect.bisect_left(self.a._starts, self.a.offset(*start))
-        for t in reversed(self.a.tokens[max(0, i - 6):i]):
-            if t.text in ("per", "global"):
-                start = (t.line, t.column)
-                break
-        sel = Place(start[0], start[1], start[1] + len(title.split()[0]))
-        return Outline(title, kind, f"{len(items)} stats", (start[0], start[1], last.range[2],
-                                                            last.range[3]), sel, tuple(items))
 
 
 def _value(e: object) -> str:

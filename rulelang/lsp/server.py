@@ -24,7 +24,8 @@ from ..ir import NAME_PATTERN
 from ..version import __version__
 from ..words import DECLARATION_WORDS, KEYWORD, KEYWORDS
 from . import reference
-from .analysis import Analysis, Occurrence, Outline, Place, analyse
+from .analysis import analyse
+from .model import Analysis, Occurrence, Outline, Place
 
 _KINDS = {
     "stat": lsp.CompletionItemKind.Variable, "param": lsp.CompletionItemKind.Constant,
