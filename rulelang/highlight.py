@@ -58,6 +58,8 @@ class RulelangLexer(Lexer):  # type: ignore[misc]
                 kind = Keyword.Declaration
             elif previous in _DECLARED and (t.kind == NAME or (t.kind == KEYWORD and declaring)):
                 kind = _DECLARED[previous]      # (a keyword may name a deck: 'deck cards')
+            elif t.kind in (KEYWORD, CONSTANT) and _member(text, t.offset, t.offset + len(t.text)):
+                kind = Name                     # 'to.walk': a keyword may name a local or a field
             if t.text == "{":
                 depth += 1
             elif t.text == "}":
@@ -68,6 +70,19 @@ class RulelangLexer(Lexer):  # type: ignore[misc]
                 previous = t.text if t.kind in (KEYWORD, PUNCT) else "\0"
             elif "\n" in t.text:       # (a declared name is on its keyword's line)
                 previous = ""
+
+
+_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_WORD = _STARTS | frozenset("0123456789")
+
+
+def _member(text: str, start: int, end: int) -> bool:
+    """Whether the word text[start:end] stands before a '.' and a name
+    (``to.walk``) or after a word and a '.' (``dealer.at``): a name, not a
+    keyword (the TextMate grammar's ``member`` patterns say the same)."""
+    after = end + 1 < len(text) and text[end] == "." and text[end + 1] in _STARTS
+    before = start >= 2 and text[start - 1] == "." and text[start - 2] in _WORD
+    return after or before
 
 
 def _string(offset: int, text: str) -> Iterator[Tuple[int, _TokenType, str]]:

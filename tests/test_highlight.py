@@ -15,7 +15,8 @@ from rulelang.syntax import parse
 pygments = pytest.importorskip("pygments", reason="the lexer needs Pygments (the 'highlight' extra)")
 
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename  # noqa: E402
-from pygments.token import Comment, Error, Keyword, Name, Number, String  # noqa: E402
+from pygments.token import (Comment, Error, Keyword, Name, Number, Operator,  # noqa: E402
+                            Punctuation, String)
 
 from rulelang.highlight import RulelangLexer  # noqa: E402
 
@@ -73,3 +74,12 @@ def test_token_types_of_one_line():
     assert (String.Interpol, "{food}") in got and (String.Double, ' left"') in got
     assert (Comment.Single, "# eat") in got
     assert [k for k, v in got if v == "player"] == [Keyword]
+
+
+def test_a_keyword_before_or_after_a_dot_is_a_name():
+    """'to.walk' (a parameter called 'to'), 'dealer.at' (a stat called 'at'):
+    names; 'to' elsewhere, and '1..3', stay what they are."""
+    text = "give to.walk <= dealer.at and distance from x to y is 1..3\n"
+    got = [(k, v) for _, k, v in RulelangLexer().get_tokens_unprocessed(text) if v.strip()]
+    assert got[1:4] == [(Name, "to"), (Punctuation, "."), (Name, "walk")]
+    assert (Name, "at") in got and (Keyword, "to") in got and (Operator, "..") in got

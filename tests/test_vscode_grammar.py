@@ -136,6 +136,16 @@ def test_keywords_and_names_on_one_line(tokenized):
     assert by_text['"Points to win"'.strip('"')].startswith("string")
 
 
+def test_a_keyword_used_as_a_name_before_a_dot(tokenized):
+    """Expedition's rule has parameters called 'from' and 'to': 'to.walk' reads as a name."""
+    path = "rulesets/expedition.rules"
+    lines = (ROOT / path).read_text(encoding="utf-8").split("\n")
+    n = next(i for i, line in enumerate(lines) if "give to.walk <= time" in line)
+    scoped = [(lines[n][s:e], scopes[-1]) for s, e, scopes in tokenized[path][n] if lines[n][s:e].strip()]
+    assert scoped[:4] == [("give", "keyword.control.rulelang"), ("to", "variable.other.rulelang"),
+                          (".", "punctuation.separator.rulelang"), ("walk", "variable.other.rulelang")]
+
+
 def test_the_extension_is_described():
     """package.json names the language, grammar, configuration and snippets
     it ships (each file there and valid JSON), and starts `rulelang lsp`."""
