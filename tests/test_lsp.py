@@ -255,6 +255,20 @@ def test_rename_a_stat_and_a_local(client):
     assert before.result().scores == after.result().scores
 
 
+def test_rename_a_card(client):
+    """A card renamed: its line in the deck and every place a rule names it."""
+    uri, text, _ = opened(client, "rulesets/expedition.rules", name="card.rules")
+    line, col = where(text, r"move card (Quinine) from box")
+    edit = client.rename(uri, line, col, "Cinchona")
+    renamed = apply_edits(text, edit.changes[uri])
+    code = code_of(text)
+    named = len(re.findall(r'(?<!")\bQuinine\b(?!")', re.sub(r'"[^"\n]*"', '""', code)))
+    assert len(edit.changes[uri]) == named >= 4
+    assert not re.search(r"\bQuinine\b", re.sub(r'"[^"\n]*"', '""', code_of(renamed)))
+    assert "Cinchona" in {c.name for d in loads(renamed).ruleset.decks for c in d.cards}
+    assert client.change(uri, renamed) == []
+
+
 def test_rename_to_a_keyword_is_refused(client):
     uri, text, _ = opened(client, "examples/pig.rules")
     line, col = where(text, r"(banked) \+= held")

@@ -219,7 +219,7 @@ def rename(ls: RulelangServer, params: lsp.RenameParams) -> Optional[lsp.Workspa
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
-                lsp.CompletionOptions(trigger_characters=[".", " "]))
+                lsp.CompletionOptions(trigger_characters=["."]))
 def completion(ls: RulelangServer, params: lsp.CompletionParams) -> lsp.CompletionList:
     """The names in scope where the cursor is, every keyword, and the names
     of cards and pieces (quoted where they are not plain names)."""
