@@ -8,6 +8,7 @@ character gets the same kind of scope as the Pygments lexer gives it
 from __future__ import annotations
 
 import bisect
+import fcntl
 import json
 import re
 import shutil
@@ -43,10 +44,13 @@ def tokenized():
     why = _node_tools()
     if why:
         pytest.skip(why)
-    if not (HARNESS / "node_modules" / "vscode-textmate").is_dir():
-        done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                              cwd=HARNESS, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, f"npm ci in {HARNESS} failed:\n{done.stdout}\n{done.stderr}"
+    # one install at a time: under pytest -n, several workers get here at once
+    with open(HARNESS / ".install-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (HARNESS / "node_modules" / "vscode-textmate").is_dir():
+            done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                                  cwd=HARNESS, capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, f"npm ci in {HARNESS} failed:\n{done.stdout}\n{done.stderr}"
     done = subprocess.run(["node", "tokenize.js", *[str(ROOT / f) for f in FILES]], cwd=HARNESS,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
