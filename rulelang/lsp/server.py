@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from ..errors import RulesetError
@@ -110,7 +111,8 @@ class RulelangServer(LanguageServer):
 
 def _filename(uri: str) -> str:
     """What a diagnostic calls the document: its path, or the URI."""
-    return uri[len("file://"):] if uri.startswith("file://") else uri
+    path: Optional[str] = to_fs_path(uri) if uri.startswith("file:") else None
+    return path or uri
 
 
 server = RulelangServer()
