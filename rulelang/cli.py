@@ -10,6 +10,7 @@
                                            which statements random games reach, which never run
     rulelang dump --python FILE [RULE...]   the Python the engine writes for a ruleset
     rulelang serve FILE... [--host H] [--port P] [--db games.sqlite]   a web table (docs/serve.md)
+    rulelang lsp                           the language server, over stdin/stdout (extra 'lsp')
 """
 
 from __future__ import annotations
@@ -405,7 +406,19 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--port", type=int, default=8000)
     c.add_argument("--db", default="games.sqlite", help="the SQLite file that keeps the games")
     c.set_defaults(func=cmd_serve)
+    c = sub.add_parser("lsp", help="the language server for editors, over stdin and stdout")
+    c.add_argument("--stdio", action="store_true", help="(the default and only transport)")
+    c.set_defaults(func=cmd_lsp)
     return p
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    try:
+        from .lsp import server
+    except ImportError as e:
+        print(f"rulelang lsp needs pygls ({e}): pip install 'rulelang[lsp]'", file=sys.stderr)
+        return 1
+    return server.main()
 
 
 def main(argv: Optional[List[str]] = None) -> int:

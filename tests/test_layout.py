@@ -112,14 +112,16 @@ def test_the_cycle_finder_finds_a_circle():
 #: (both readers of the IR, rank 2) import neither each other nor the
 #: engine; the engine imports no tool.
 STAGES = [
-    (0, "base", ("rulelang.version", "rulelang.errors", "rulelang.limits", "rulelang.documents")),
+    (0, "base", ("rulelang.version", "rulelang.errors", "rulelang.limits", "rulelang.documents",
+                 "rulelang.words")),
     (1, "ir", ("rulelang.ir",)),
     (2, "syntax", ("rulelang.syntax",)),
     (2, "check", ("rulelang.check",)),
     (3, "trust", ("rulelang.trust",)),
     (4, "engine", ("rulelang.engine",)),
     (5, "tools", ("rulelang.api", "rulelang.cache", "rulelang.validate", "rulelang.cli",
-                  "rulelang.testing", "rulelang.simulate", "rulelang.serve", "rulelang.play")),
+                  "rulelang.testing", "rulelang.simulate", "rulelang.serve", "rulelang.play",
+                  "rulelang.highlight", "rulelang.lsp")),
 ]
 
 
