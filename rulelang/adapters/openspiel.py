@@ -1,0 +1,349 @@
+"""Any ruleset as an OpenSpiel game: ``register(path_or_game)`` registers it
+with ``pyspiel.register_game``, and ``pyspiel.load_game(name)`` then gives
+a game that OpenSpiel's algorithms (MCTS, CFR, its test suite) play
+unchanged.
+
+How the ruleset is mapped (docs/adapters.md says it for users):
+
+- Chance is explicit: the state is a rulelang game in ``chance="explicit"``
+  mode, so every die and every draw is a chance node whose outcomes carry
+  the engine's exact probabilities (as floats).
+- Actions are stable numbers made from the moves' labels
+  (``common.number_moves``); ``action_to_string`` gives the label.
+- The information state of a seat is what it was told (a digest of its
+  log, its latest events) and what it sees (``State.view``); its
+  observation is what it sees.  Neither reads anything the seat may not.
+- Rewards come at the end, from who won (``common.returns``).  A game
+  that reaches ``max_game_length`` moves (the ruleset's
+  ``Limits.max_history``, the longest game a replay may hold, unless
+  given) ends there with 0 for everyone.
+- A state is serialized as our save (``State.to_json``) and restored by
+  ``Game.restore``, which checks it as any untrusted save.
+- The game's parameters are ``players`` and the ruleset's own ``param``s:
+  ``pyspiel.load_game("rulelang_pig(players=3,target=100)")``.
+"""
+
+from __future__ import annotations
+
+
+import os
+import re
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+try:
+    import pyspiel  # type: ignore[import-not-found,unused-ignore]
+except ImportError as e:  # pragma: no cover - depends on the machine
+    raise ImportError("rulelang.adapters.openspiel needs OpenSpiel: pip install 'rulelang[adapters]' "
+                      "(its wheels need Python 3.11 or later)") from e
+
+from ..api import load
+from ..engine import CHANCE, Game, Move, State
+from .common import (ACTIONS, Seen, has_chance, has_hidden, information_text, number_moves, returns,
+                     view_text)
+
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+class _Entry:
+    """One registered ruleset and the settings it was registered with."""
+
+    __slots__ = ("name", "game", "zero_sum", "size", "max_length", "chance", "hidden",
+                 "game_type")
+
+    def __init__(self, name: str, game: Game, zero_sum: bool, size: int, max_length: int) -> None:
+        self.name = name
+        self.game = game
+        self.zero_sum = zero_sum
+        self.size = size
+        self.max_length = max_length
+        self.chance = has_chance(game)
+        self.hidden = has_hidden(game)
+        self.game_type: Any = None
+
+    def same(self, other: _Entry) -> bool:
+        return (self.game.fingerprint, self.zero_sum, self.size, self.max_length) == \
+            (other.game.fingerprint, other.zero_sum, other.size, other.max_length)
+
+
+#: The games this process registered, by name (OpenSpiel cannot forget one).
+_REGISTERED: Dict[str, _Entry] = {}
+
+
+def default_name(game: Game) -> str:
+    """``rulelang_`` and the game's title in lower case, words joined by ``_``."""
+    words = re.findall(r"[a-z0-9]+", game.title.lower())
+    return ("rulelang_" + "_".join(words))[:64] if words else "rulelang_game"
+
+
+def register(path_or_game: Union[str, "os.PathLike[str]", Game], name: Optional[str] = None, *,
+             zero_sum: bool = False, num_actions: int = ACTIONS,
+             max_game_length: Optional[int] = None) -> str:
+    """Register a ruleset (a path or a loaded ``Game``) as an OpenSpiel
+    game and return its name, for ``pyspiel.load_game``.
+
+    ``name``: the short name (lower-case letters, digits, ``_``), by
+    default ``rulelang_`` and the title.  ``zero_sum``: the winners share
+    1 and the others -1 (the default: a winner 1, the others -1; see
+    ``common.returns``).  ``num_actions``: the size of the action space.
+    ``max_game_length``: the moves after which a game is stopped (by
+    default the game's ``Limits.max_history``).  Registering the same game
+    with the same settings again returns the name; a name already used
+    otherwise raises ``ValueError``."""
+    game = path_or_game if isinstance(path_or_game, Game) else load(path_or_game)
+    name = default_name(game) if name is None else name
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ValueError(f"an OpenSpiel game's name is lower-case letters, digits and '_' "
+                         f"(at most 64, a letter first), not {name!r}")
+    if isinstance(num_actions, bool) or not isinstance(num_actions, int) or \
+            not 2 <= num_actions <= 1 << 30:
+        raise ValueError(f"num_actions must be a whole number from 2 to 2**30, not {num_actions!r}")
+    length = game.limits.max_history if max_game_length is None else max_game_length
+    if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+        raise ValueError(f"max_game_length must be a whole number of at least 1, not {length!r}")
+    if zero_sum and game.max_players < 2:
+        raise ValueError(f"{game.title} is a solitaire game: it cannot be zero-sum")
+    entry = _Entry(name, game, zero_sum, num_actions, length)
+    known = _REGISTERED.get(name)
+    if known is not None:
+        if known.same(entry):
+            return name
+        raise ValueError(f"the OpenSpiel game {name!r} is already registered for another "
+                         f"ruleset or other settings; give another name")
+    if name in pyspiel.registered_names():
+        raise ValueError(f"OpenSpiel already has a game named {name!r}; give another name")
+    entry.game_type = _game_type(entry)
+    # A class of its own, not a closure: OpenSpiel keeps the maker until the
+    # process ends, and frees it after Python has stopped; a class (which
+    # refers to itself) is never freed there, where a closure would crash.
+    maker = type(f"RulesGame_{name}", (RulesGame,), {"_entry": entry})
+    pyspiel.register_game(entry.game_type, maker)
+    _REGISTERED[name] = entry
+    return name
+
+
+def _default_players(game: Game) -> int:
+    """Two players where the game allows it (a solo mode is asked for with
+    ``players=1``), else its fewest."""
+    return min(max(2, game.min_players), game.max_players)
+
+
+def _game_type(entry: _Entry) -> Any:
+    game = entry.game
+    spec: Dict[str, Any] = {"players": _default_players(game)}
+    for pname, p in game.params.items():
+        if pname == "players":
+            raise ValueError(f"{game.title} has a parameter named 'players', which OpenSpiel's "
+                             f"number of players takes")
+        spec[pname] = p["default"]
+    T = pyspiel.GameType
+    return T(short_name=entry.name, long_name=f"{game.title} (rulelang)",
+             dynamics=T.Dynamics.SEQUENTIAL,
+             chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if entry.chance else T.ChanceMode.DETERMINISTIC,
+             information=(T.Information.IMPERFECT_INFORMATION if entry.hidden
+                          else T.Information.PERFECT_INFORMATION),
+             utility=T.Utility.ZERO_SUM if entry.zero_sum else T.Utility.GENERAL_SUM,
+             reward_model=T.RewardModel.TERMINAL,
+             max_num_players=game.max_players, min_num_players=game.min_players,
+             provides_information_state_string=True, provides_information_state_tensor=False,
+             provides_observation_string=True, provides_observation_tensor=False,
+             parameter_specification=spec)
+
+
+class RulesGame(pyspiel.Game):  # type: ignore[misc]
+    """A registered ruleset with its parameters (``players`` and the
+    ruleset's own).  ``register`` makes a subclass for each ruleset, with
+    its ``_entry``."""
+
+    _entry: _Entry
+
+    def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
+        params = params or {}
+        entry = self._entry
+        base = entry.game
+        values = {p: int(params[p]) for p in base.params if p in params}
+        self.rules = base.with_params(values) if values else base
+        self.entry = entry
+        players = int(params.get("players", _default_players(base)))
+        if not self.rules.min_players <= players <= self.rules.max_players:
+            raise ValueError(f"{self.rules.title} is for {self.rules.players_text}, not {players}")
+        self.players = players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=entry.size,
+            max_chance_outcomes=entry.size if entry.chance else 0,
+            num_players=players, min_utility=-1.0, max_utility=1.0,
+            utility_sum=0.0 if entry.zero_sum else None,
+            max_game_length=entry.max_length)
+        full = {"players": players, **{p: d["value"] for p, d in self.rules.params.items()}}
+        super().__init__(entry.game_type, info, full)
+
+    def new_initial_state(self) -> RulesState:
+        return RulesState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported; given {params}")
+        recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
+        public = iig_obs_type is not None and \
+            iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        if recall and public:
+            raise ValueError("a public-only information state is not supported; ask for the "
+                             "public observation (perfect_recall=False)")
+        return _Observer(recall, public)
+
+
+class _Held:
+    """The rulelang state behind an OpenSpiel state, with what the adapter
+    keeps beside it.  Made lazily: OpenSpiel makes a fresh initial state
+    for every clone and every restore, then overwrites it.  Pickled (which
+    is how OpenSpiel serializes a Python state's attributes) as our save."""
+
+    __slots__ = ("name", "game", "players", "_state", "seen", "moves")
+
+    def __init__(self, name: str, game: Game, players: int) -> None:
+        self.name = name
+        self.game = game
+        self.players = players
+        self._state: Optional[State] = None
+        self.seen = Seen(players)
+        #: Moves made (chance outcomes included), for ``max_game_length``.
+        self.moves = 0
+
+    @property
+    def state(self) -> State:
+        st = self._state
+        if st is None:
+            st = self._state = self.game.new_game(players=self.players, seed=0, chance="explicit")
+            self.seen.update(st)
+        return st
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> _Held:
+        other = _Held.__new__(_Held)
+        other.name, other.game, other.players = self.name, self.game, self.players
+        st = self.state
+        other._state = st.clone()
+        other.seen = self.seen.copy()
+        other.moves = self.moves
+        return other
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        values = {p: d["value"] for p, d in self.game.params.items()}
+        return (_restore_held, (self.name, values, self.players, self.state.to_json()))
+
+
+def _restore_held(name: str, values: Dict[str, int], players: int, text: str) -> _Held:
+    """A serialized state back: the game found by its registered name, the
+    save checked by ``Game.restore``."""
+    entry = _REGISTERED.get(name)
+    if entry is None:
+        raise ValueError(f"no rulelang game named {name!r} is registered in this process")
+    game = entry.game.with_params(values) if values else entry.game
+    held = _Held(name, game, players)
+    st = held._state = game.restore(text)
+    if st.players != players:
+        raise ValueError(f"the save is a game of {st.players} players, not {players}")
+    held.seen.update(st)
+    held.moves = len(st.history)
+    return held
+
+
+class RulesState(pyspiel.State):  # type: ignore[misc]
+    """One game in progress, as OpenSpiel sees it."""
+
+    def __init__(self, game: RulesGame) -> None:
+        super().__init__(game)
+        self._held = _Held(game.entry.name, game.rules, game.players)
+        self._size = game.entry.size
+        self._zero_sum = game.entry.zero_sum
+        self._limit = game.entry.max_length
+
+    # -- what OpenSpiel asks
+
+    def current_player(self) -> int:
+        st = self._held.state
+        if self._over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        who = st.current_player
+        if who == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert who is not None
+        return who
+
+    def _numbered(self) -> Dict[int, Move]:
+        return number_moves(self._held.state.legal_moves(), self._size)
+
+    def _legal_actions(self, player: int) -> List[int]:
+        if self._over():
+            return []
+        return list(self._numbered())
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        return [(a, float(m.probability)) for a, m in self._numbered().items()
+                if m.probability is not None]
+
+    def _apply_action(self, action: int) -> None:
+        move = self._numbered().get(action)
+        if move is None:
+            raise ValueError(f"action {action} is not legal now")
+        held = self._held
+        held.state.apply(move)
+        held.moves += 1
+        held.seen.update(held.state)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        move = self._numbered().get(action)
+        return move.label if move is not None else f"(action {action}: not legal here)"
+
+    def is_terminal(self) -> bool:
+        return self._over()
+
+    def returns(self) -> List[float]:
+        st = self._held.state
+        if not st.is_over:
+            return [0.0] * st.players      # (a game stopped at max_game_length too)
+        return returns(st.result(), st.players, self._zero_sum)
+
+    def __str__(self) -> str:
+        st = self._held.state
+        return "\n".join(view_text(st, seat) for seat in range(st.players))
+
+    # -- for the adapters and tests
+
+    @property
+    def rules_state(self) -> State:
+        """The rulelang state underneath (the embedding program's: it sees
+        everything; give a seat only ``view``/``log_for``)."""
+        return self._held.state
+
+    def _over(self) -> bool:
+        return self._held.state.is_over or self._held.moves >= self._limit
+
+
+class _Observer:
+    """OpenSpiel's observer interface (strings only: ``tensor`` None)."""
+
+    def __init__(self, perfect_recall: bool, public_only: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.public_only = public_only
+        self.tensor = None
+        self.dict: Dict[str, Any] = {}
+
+    def set_from(self, state: RulesState, player: int) -> None:
+        pass
+
+    def string_from(self, state: RulesState, player: int) -> str:
+        held = state._held
+        if self.public_only:
+            return view_text(held.state, None)
+        if self.perfect_recall:
+            return information_text(held.state, held.seen, player)
+        return view_text(held.state, player)
+
+
+def registered() -> Dict[str, Game]:
+    """The games registered by this process, by name."""
+    return {name: e.game for name, e in _REGISTERED.items()}
+
+
+__all__ = ["RulesGame", "RulesState", "default_name", "register", "registered"]
+
+
