@@ -59,7 +59,7 @@ def test_random_sim_test_passes_on_a_sample(name):
 def test_random_sim_test_passes_on_every_ruleset_and_example(path):
     for players in seat_counts(path.name):
         game = load(path.name, players=players)
-        pyspiel.random_sim_test(game, num_sims=3 if players <= 2 else 1, serialize=True,
+        pyspiel.random_sim_test(game, num_sims=2 if players <= 2 else 1, serialize=True,
                                 verbose=False)
 
 
