@@ -92,7 +92,7 @@ def test_the_same_actions_give_the_same_game_as_our_api():
     env.reset(seed=5)
     rng = random.Random(5)
     labels = []
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
             env.step(None)
@@ -120,7 +120,7 @@ def test_max_cycles_truncates_every_agent():
     env = adapter.env(shipped("pig.rules"), max_cycles=3)
     env.reset(seed=2)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
             assert trunc and not term
