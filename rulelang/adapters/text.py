@@ -208,14 +208,19 @@ def parse_move(state: State, text: Any, seat: Optional[int] = None) -> Move:
     if not given:
         raise MoveRefused("the reply names no move", text, _nearest(given, labels))
     exact = [m for m in moves if m.label == given]
-    if exact:
-        return exact[0]
-    if given.isdigit():
+    if given.isascii() and given.isdigit():
         n = int(given)
         if 1 <= n <= len(moves):
+            if exact and exact[0] is not moves[n - 1]:
+                raise MoveRefused(f"{given!r} is both a move string and the number of another "
+                                  f"move; give the whole move", text, [exact[0].label, moves[n - 1].label])
             return moves[n - 1]
+        if exact:
+            return exact[0]
         raise MoveRefused(f"there are {len(moves)} options; {n} is not one of their numbers",
                           text, labels[:NEAREST])
+    if exact:
+        return exact[0]
     folded = [label for label in labels if label.casefold() == given.casefold()
               or " ".join(label.split()).casefold() == " ".join(given.split()).casefold()]
     if folded:
