@@ -109,3 +109,14 @@ def test_an_illegal_action_ends_the_episode_or_is_refused():
 def test_a_seat_out_of_range_is_refused():
     with pytest.raises(ValueError, match="seat must be"):
         RulesEnv(shipped("nim.rules"), seat=2)
+
+
+def test_a_score_reward_is_the_seats_score():
+    """Endurance is always won (no 'winner … where'): its score, the men
+    alive, is the reward that tells games apart."""
+    env = RulesEnv(shipped("endurance.rules"), reward="score")
+    rng = random.Random(1)
+    total, steps, terminated = _play(env, 1, lambda legal, info: rng.choice(list(legal)))
+    assert terminated and total == env.rules_state.result().scores[0]
+    with pytest.raises(ValueError, match="reward must be"):
+        RulesEnv(shipped("nim.rules"), reward="points")

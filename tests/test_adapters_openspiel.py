@@ -269,3 +269,25 @@ def test_cfr_converges_on_kuhn_poker():
     later = exploitability.exploitability(game, solver.average_policy())
     assert len(solver.average_policy().state_lookup) == 12
     assert later < first / 5 and later < 0.05
+
+
+def test_scores_as_returns_within_the_declared_range():
+    """Kuhn poker's chips (±1 or ±2) as returns; a range too narrow for
+    them is refused when a return falls outside it."""
+    name = adapter.register(shipped("kuhn_poker.rules"), "rulelang_kuhn_chips", reward="score",
+                            utility_range=(-2, 2))
+    game = pyspiel.load_game(name)
+    assert (game.min_utility(), game.max_utility()) == (-2.0, 2.0)
+    state = game.new_initial_state()
+    for label in ("draw Queen", "draw King", "Bet", "Call"):
+        state.apply_action(action_of(label))
+    assert state.returns() == [-2.0, 2.0]
+    narrow = adapter.register(shipped("kuhn_poker.rules"), "rulelang_kuhn_narrow", reward="score",
+                              utility_range=(-1, 1))
+    state = pyspiel.load_game(narrow).new_initial_state()
+    for label in ("draw Queen", "draw King", "Bet", "Call"):
+        state.apply_action(action_of(label))
+    with pytest.raises(Exception, match="outside the utility_range"):
+        state.returns()
+    with pytest.raises(ValueError, match="needs utility_range"):
+        adapter.register(shipped("kuhn_poker.rules"), "rulelang_kuhn_x", reward="score")

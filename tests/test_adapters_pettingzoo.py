@@ -129,3 +129,13 @@ def test_max_cycles_truncates_every_agent():
         env.step(min(info["moves"]))
         steps += 1
     assert steps == 3 * 2 and not env.unwrapped.rules_state.is_over
+
+
+def test_score_rewards_are_the_seats_scores():
+    env = adapter.env(shipped("kuhn_poker.rules"), reward="score")
+    env.reset(seed=4)
+    env.step(action_of("Bet"))
+    env.step(action_of("Call"))
+    scores = env.unwrapped.rules_state.result().scores
+    assert sorted(scores) == [-2, 2]
+    assert env.rewards == {"player_0": float(scores[0]), "player_1": float(scores[1])}

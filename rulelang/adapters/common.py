@@ -88,6 +88,28 @@ def returns(result: Result, players: int, zero_sum: bool = False) -> List[float]
     return [1.0 / k if seat in winners else -1.0 / (players - k) for seat in range(players)]
 
 
+#: What a seat's reward is made from: who won, or its score.
+REWARDS = ("win", "score")
+
+
+def check_reward(reward: str, zero_sum: bool = False) -> None:
+    """Refuse a reward kind that is not one of ``REWARDS`` (and a zero-sum score)."""
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be 'win' or 'score', not {reward!r}")
+    if zero_sum and reward == "score":
+        raise ValueError("zero_sum applies to reward='win' (scores add up to what the rules say)")
+
+
+def rewards(result: Result, players: int, reward: str = "win", zero_sum: bool = False) -> List[float]:
+    """Each seat's reward for a finished game: ``returns`` (from who won)
+    for ``reward="win"``, each seat's score for ``"score"`` (a solitaire
+    game with no ``winner … where`` is always won: its score is what
+    tells one game from another)."""
+    if reward == "score":
+        return [float(s) for s in result.scores]
+    return returns(result, players, zero_sum)
+
+
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
@@ -156,5 +178,5 @@ def seats_of(game: Game, players: Optional[int]) -> int:
     return n
 
 
-__all__ = ["ACTIONS", "Seen", "action_of", "has_chance", "has_hidden", "information_text",
-           "number_moves", "returns", "seats_of", "view_text"]
+__all__ = ["ACTIONS", "REWARDS", "Seen", "action_of", "check_reward", "has_chance", "has_hidden",
+           "information_text", "number_moves", "returns", "rewards", "seats_of", "view_text"]

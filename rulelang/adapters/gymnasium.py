@@ -12,7 +12,9 @@ agent's steps.
 - Dice, draws and the bots' picks come from the seed given to
   ``reset(seed=...)``: one seed and one list of actions, one game.
 - The reward is given when the game ends: 1 if the agent's seat won, -1
-  if not (``common.returns``).  An action that is not legal (a learner
+  if not (``common.returns``); with ``reward="score"``, its score (a
+  solitaire ruleset with no ``winner … where`` is always won, so there
+  the score is the measure).  An action that is not legal (a learner
   sampling without the mask) ends the episode with -1 and says so in
   ``info["illegal"]``, unless ``illegal="raise"``.  After ``max_steps``
   steps the episode is truncated (by default ``Limits.max_history``).
@@ -36,7 +38,7 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 from ..api import load
 from ..engine import Game, Move, State
 from . import encode as _encode
-from .common import ACTIONS, number_moves, returns, seats_of
+from .common import ACTIONS, check_reward, number_moves, rewards, seats_of
 from .text import render as _render
 
 #: A bot: given the state and the legal moves of the seat to move, and a
@@ -56,7 +58,7 @@ class RulesEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
 
     def __init__(self, path_or_game: Union[str, "os.PathLike[str]", Game], players: Optional[int] = None,
                  seat: int = 0, bots: Optional[Bot] = None, render_mode: Optional[str] = None,
-                 max_steps: Optional[int] = None, illegal: str = "lose",
+                 max_steps: Optional[int] = None, illegal: str = "lose", reward: str = "win",
                  num_actions: int = ACTIONS, features: int = _encode.FEATURES,
                  options: Optional[Dict[str, Any]] = None,
                  params: Optional[Dict[str, Any]] = None) -> None:
@@ -71,6 +73,8 @@ class RulesEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        check_reward(reward)
+        self.reward = reward
         self.seat = seat
         self.bots: Bot = bots or random_bot
         self.render_mode = render_mode
@@ -141,8 +145,8 @@ class RulesEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         self._bots_play()
         obs, info = self._observe()
         if st.is_over:
-            reward = returns(st.result(), self.players)[self.seat]
-            return obs, reward, True, False, info
+            final = rewards(st.result(), self.players, self.reward)[self.seat]
+            return obs, final, True, False, info
         return obs, 0.0, False, self.steps >= self.max_steps, info
 
     def render(self) -> Optional[str]:

@@ -16,7 +16,8 @@ How the ruleset is mapped (docs/adapters.md says it for users):
 - Rewards come at the end, from who won (``common.returns``).  A game
   that reaches ``max_game_length`` moves (the ruleset's
   ``Limits.max_history``, the longest game a replay may hold, unless
-  given) ends there with 0 for everyone.
+  given) ends there with 0 for everyone (with ``reward="score"``: the
+  scores so far).
 - A state is serialized as our save (``State.to_json``) and restored by
   ``Game.restore``, which checks it as any untrusted save.
 - The game's parameters are ``players`` and the ruleset's own ``param``s:
@@ -38,8 +39,8 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 
 from ..api import load
 from ..engine import CHANCE, Game, Move, State
-from .common import (ACTIONS, Seen, has_chance, has_hidden, information_text, number_moves, returns,
-                     view_text)
+from .common import (ACTIONS, Seen, check_reward, has_chance, has_hidden, information_text,
+                     number_moves, rewards, view_text)
 
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -48,12 +49,15 @@ class _Entry:
     """One registered ruleset and the settings it was registered with."""
 
     __slots__ = ("name", "game", "zero_sum", "size", "max_length", "chance", "hidden",
-                 "game_type")
+                 "game_type", "reward", "utility")
 
-    def __init__(self, name: str, game: Game, zero_sum: bool, size: int, max_length: int) -> None:
+    def __init__(self, name: str, game: Game, zero_sum: bool, size: int, max_length: int,
+                 reward: str = "win", utility: Tuple[float, float] = (-1.0, 1.0)) -> None:
         self.name = name
         self.game = game
         self.zero_sum = zero_sum
+        self.reward = reward
+        self.utility = utility
         self.size = size
         self.max_length = max_length
         self.chance = has_chance(game)
@@ -61,8 +65,9 @@ class _Entry:
         self.game_type: Any = None
 
     def same(self, other: _Entry) -> bool:
-        return (self.game.fingerprint, self.zero_sum, self.size, self.max_length) == \
-            (other.game.fingerprint, other.zero_sum, other.size, other.max_length)
+        return (self.game.fingerprint, self.zero_sum, self.size, self.max_length, self.reward,
+                self.utility) == (other.game.fingerprint, other.zero_sum, other.size,
+                                  other.max_length, other.reward, other.utility)
 
 
 #: The games this process registered, by name (OpenSpiel cannot forget one).
@@ -77,7 +82,8 @@ def default_name(game: Game) -> str:
 
 def register(path_or_game: Union[str, "os.PathLike[str]", Game], name: Optional[str] = None, *,
              zero_sum: bool = False, num_actions: int = ACTIONS,
-             max_game_length: Optional[int] = None) -> str:
+             max_game_length: Optional[int] = None, reward: str = "win",
+             utility_range: Optional[Tuple[float, float]] = None) -> str:
     """Register a ruleset (a path or a loaded ``Game``) as an OpenSpiel
     game and return its name, for ``pyspiel.load_game``.
 
@@ -86,7 +92,9 @@ def register(path_or_game: Union[str, "os.PathLike[str]", Game], name: Optional[
     1 and the others -1 (the default: a winner 1, the others -1; see
     ``common.returns``).  ``num_actions``: the size of the action space.
     ``max_game_length``: the moves after which a game is stopped (by
-    default the game's ``Limits.max_history``).  Registering the same game
+    default the game's ``Limits.max_history``).  ``reward="score"``: each
+    seat's return is its score, which must lie in ``utility_range``
+    (low, high), required then (OpenSpiel declares it).  Registering the same game
     with the same settings again returns the name; a name already used
     otherwise raises ``ValueError``."""
     game = path_or_game if isinstance(path_or_game, Game) else load(path_or_game)
@@ -102,7 +110,18 @@ def register(path_or_game: Union[str, "os.PathLike[str]", Game], name: Optional[
         raise ValueError(f"max_game_length must be a whole number of at least 1, not {length!r}")
     if zero_sum and game.max_players < 2:
         raise ValueError(f"{game.title} is a solitaire game: it cannot be zero-sum")
-    entry = _Entry(name, game, zero_sum, num_actions, length)
+    check_reward(reward, zero_sum)
+    utility = (-1.0, 1.0)
+    if reward == "score":
+        if utility_range is None:
+            raise ValueError("reward='score' needs utility_range=(lowest, highest score)")
+        low, high = (float(x) for x in utility_range)
+        if not low < high:
+            raise ValueError(f"utility_range must be (low, high) with low < high, not {utility_range!r}")
+        utility = (low, high)
+    elif utility_range is not None:
+        raise ValueError("utility_range is for reward='score' (a win is 1, a loss -1)")
+    entry = _Entry(name, game, zero_sum, num_actions, length, reward, utility)
     known = _REGISTERED.get(name)
     if known is not None:
         if known.same(entry):
@@ -170,7 +189,7 @@ class RulesGame(pyspiel.Game):  # type: ignore[misc]
         info = pyspiel.GameInfo(
             num_distinct_actions=entry.size,
             max_chance_outcomes=entry.size if entry.chance else 0,
-            num_players=players, min_utility=-1.0, max_utility=1.0,
+            num_players=players, min_utility=entry.utility[0], max_utility=entry.utility[1],
             utility_sum=0.0 if entry.zero_sum else None,
             max_game_length=entry.max_length)
         full = {"players": players, **{p: d["value"] for p, d in self.rules.params.items()}}
@@ -253,7 +272,7 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._held = _Held(game.entry.name, game.rules, game.players)
         self._size = game.entry.size
-        self._zero_sum = game.entry.zero_sum
+        self._entry = game.entry
         self._limit = game.entry.max_length
 
     # -- what OpenSpiel asks
@@ -298,9 +317,16 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> List[float]:
         st = self._held.state
-        if not st.is_over:
-            return [0.0] * st.players      # (a game stopped at max_game_length too)
-        return returns(st.result(), st.players, self._zero_sum)
+        e = self._entry
+        if not st.is_over and (e.reward == "win" or not self._over()):
+            return [0.0] * st.players      # (a game stopped at max_game_length too, for "win")
+        out = rewards(st.result(), st.players, e.reward, e.zero_sum)
+        low, high = e.utility
+        for seat, r in enumerate(out):
+            if not low <= r <= high:
+                raise ValueError(f"P{seat}'s score {r:g} is outside the utility_range "
+                                 f"({low:g}, {high:g}) {e.name} was registered with")
+        return out
 
     def __str__(self) -> str:
         st = self._held.state

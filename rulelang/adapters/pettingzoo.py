@@ -11,7 +11,8 @@ players=...)``.
   numbers of its legal moves (all 0 when it is not its decision).  Actions
   are the stable numbers of ``common.number_moves``; ``infos[agent]
   ["moves"]`` maps the legal ones to their labels.
-- Rewards come when the game ends, from who won (``common.returns``).
+- Rewards come when the game ends, from who won (``common.returns``), or
+  with ``reward="score"`` each seat's score.
   After ``max_cycles`` cycles (a cycle: as many moves as there are
   agents; by default ``Limits.max_history``'s worth) every agent is
   truncated.
@@ -44,7 +45,7 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 from ..api import load
 from ..engine import Game, Move, State
 from . import encode as _encode
-from .common import ACTIONS, number_moves, returns, seats_of
+from .common import ACTIONS, check_reward, number_moves, rewards, seats_of
 from .text import render as _render
 
 
@@ -65,7 +66,7 @@ class RulesEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, path_or_game: Union[str, "os.PathLike[str]", Game], players: Optional[int] = None,
                  render_mode: Optional[str] = None, max_cycles: Optional[int] = None,
-                 zero_sum: bool = False, num_actions: int = ACTIONS,
+                 zero_sum: bool = False, reward: str = "win", num_actions: int = ACTIONS,
                  features: int = _encode.FEATURES, options: Optional[Dict[str, Any]] = None,
                  params: Optional[Dict[str, Any]] = None) -> None:
         super().__init__()
@@ -77,7 +78,9 @@ class RulesEnv(AECEnv):  # type: ignore[misc]
         self.game = game
         self.players = seats_of(game, players)
         self.render_mode = render_mode
+        check_reward(reward, zero_sum)
         self.zero_sum = zero_sum
+        self.reward = reward
         self.num_actions = num_actions
         self.features = features
         self.options = options
@@ -130,7 +133,8 @@ class RulesEnv(AECEnv):  # type: ignore[misc]
         """After a move: whose turn it is, and the ends."""
         st = self.rules_state
         if st.is_over:
-            for a, r in zip(self.possible_agents, returns(st.result(), self.players, self.zero_sum)):
+            final = rewards(st.result(), self.players, self.reward, self.zero_sum)
+            for a, r in zip(self.possible_agents, final):
                 if a in self.agents:
                     self.rewards[a] = r
                     self.terminations[a] = True
