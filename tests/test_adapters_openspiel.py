@@ -190,6 +190,7 @@ def test_serialization_is_our_save_and_is_checked():
     raw = base64.b64decode(encoded)
     save = state.rules_state.to_json().encode()
     assert save in raw                                  # our save, whole, inside
+    assert len(raw) < len(save) + 300                   # and little else (no ruleset, no game)
     fingerprint = shipped("kuhn_poker.rules").fingerprint.encode()
     forged = raw.replace(fingerprint, b"0" * len(fingerprint))
     with pytest.raises(Exception, match="ruleset|fingerprint|belongs"):
@@ -291,3 +292,19 @@ def test_scores_as_returns_within_the_declared_range():
         state.returns()
     with pytest.raises(ValueError, match="needs utility_range"):
         adapter.register(shipped("kuhn_poker.rules"), "rulelang_kuhn_x", reward="score")
+
+
+def test_tensors_are_the_seats_view_and_what_it_was_told():
+    """Same length every time; seat 0's tensors do not depend on seat 1's
+    card; the information state tensor grows with the events told."""
+    game = load("kuhn_poker.rules")
+    a, b = _kuhn_after("King", "Queen"), _kuhn_after("King", "Jack")
+    for s in (a, b):
+        assert len(s.observation_tensor(0)) == game.observation_tensor_size() == 512
+        assert len(s.information_state_tensor(0)) == game.information_state_tensor_size() == 512 + 256
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.information_state_tensor(0) == b.information_state_tensor(0)
+    assert a.observation_tensor(1) != b.observation_tensor(1)
+    told = sum(a.information_state_tensor(0)[512:])
+    a.apply_action(action_of("Bet"))
+    assert sum(a.information_state_tensor(0)[512:]) > told

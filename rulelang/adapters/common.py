@@ -125,17 +125,24 @@ class Seen:
     exactly when that seat was told the same things, in the same order.
     Kept up to date by ``update`` after each move (reading only the new
     entries), so a perfect-recall information state costs the same at the
-    thousandth move as at the first."""
+    thousandth move as at the first.
 
-    __slots__ = ("hashes", "count", "recent")
+    ``told`` counts, for each seat, the texts it was told by the place
+    their CRC-32 gives among ``TOLD`` (a bag of events, for an information
+    state tensor: lossy, unlike the digest)."""
+
+    __slots__ = ("hashes", "count", "recent", "told")
 
     #: How many of the latest entries each seat's ``recent`` keeps.
     KEEP = 8
+    #: The places of ``told``.
+    TOLD = 256
 
     def __init__(self, players: int) -> None:
         self.hashes = [hashlib.sha256() for _ in range(players)]
         self.count = 0
         self.recent: List[List[str]] = [[] for _ in range(players)]
+        self.told: List[Dict[int, int]] = [{} for _ in range(players)]
 
     def update(self, state: State) -> None:
         """Take in the entries the log gained since the last update."""
@@ -148,6 +155,9 @@ class Seen:
                 kept.append(mine.text)
                 if len(kept) > self.KEEP:
                     del kept[0]
+                bag = self.told[seat]
+                place = zlib.crc32(mine.text.encode("utf-8")) % self.TOLD
+                bag[place] = bag.get(place, 0) + 1
         self.count = len(log)
 
     def digest(self, seat: int) -> str:
@@ -158,6 +168,7 @@ class Seen:
         other.hashes = [h.copy() for h in self.hashes]
         other.count = self.count
         other.recent = [list(r) for r in self.recent]
+        other.told = [dict(t) for t in self.told]
         return other
 
 

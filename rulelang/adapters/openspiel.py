@@ -13,6 +13,8 @@ How the ruleset is mapped (docs/adapters.md says it for users):
 - The information state of a seat is what it was told (a digest of its
   log, its latest events) and what it sees (``State.view``); its
   observation is what it sees.  Neither reads anything the seat may not.
+  The tensors: the view as a vector (``encode``), and for an information
+  state also the bag of events the seat was told (``Seen.told``; lossy).
 - Rewards come at the end, from who won (``common.returns``).  A game
   that reaches ``max_game_length`` moves (the ruleset's
   ``Limits.max_history``, the longest game a replay may hold, unless
@@ -32,6 +34,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 try:
+    import numpy as np
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 except ImportError as e:  # pragma: no cover - depends on the machine
     raise ImportError("rulelang.adapters.openspiel needs OpenSpiel: pip install 'rulelang[adapters]' "
@@ -39,6 +42,7 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 
 from ..api import load
 from ..engine import CHANCE, Game, Move, State
+from .encode import FEATURES, encode
 from .common import (ACTIONS, Seen, check_reward, has_chance, has_hidden, information_text,
                      number_moves, rewards, view_text)
 
@@ -163,8 +167,8 @@ def _game_type(entry: _Entry) -> Any:
              utility=T.Utility.ZERO_SUM if entry.zero_sum else T.Utility.GENERAL_SUM,
              reward_model=T.RewardModel.TERMINAL,
              max_num_players=game.max_players, min_num_players=game.min_players,
-             provides_information_state_string=True, provides_information_state_tensor=False,
-             provides_observation_string=True, provides_observation_tensor=False,
+             provides_information_state_string=True, provides_information_state_tensor=True,
+             provides_observation_string=True, provides_observation_tensor=True,
              parameter_specification=spec)
 
 
@@ -210,38 +214,55 @@ class RulesGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(recall, public)
 
 
+#: The initial state of each game (its fingerprint, its players) and what
+#: each seat was told in it, to clone.
+_STARTS: Dict[Tuple[str, int], Tuple[State, Seen]] = {}
+
+
 class _Held:
     """The rulelang state behind an OpenSpiel state, with what the adapter
     keeps beside it.  Made lazily: OpenSpiel makes a fresh initial state
     for every clone and every restore, then overwrites it.  Pickled (which
     is how OpenSpiel serializes a Python state's attributes) as our save."""
 
-    __slots__ = ("name", "game", "players", "_state", "seen", "moves")
+    __slots__ = ("entry", "name", "game", "players", "_state", "seen", "moves", "numbered")
 
-    def __init__(self, name: str, game: Game, players: int) -> None:
-        self.name = name
+    def __init__(self, entry: _Entry, game: Game, players: int) -> None:
+        self.entry = entry
+        self.name = entry.name
         self.game = game
         self.players = players
         self._state: Optional[State] = None
         self.seen = Seen(players)
         #: Moves made (chance outcomes included), for ``max_game_length``.
         self.moves = 0
+        #: The legal moves by number, once asked at this position.
+        self.numbered: Optional[Dict[int, Move]] = None
 
     @property
     def state(self) -> State:
         st = self._state
         if st is None:
-            st = self._state = self.game.new_game(players=self.players, seed=0, chance="explicit")
-            self.seen.update(st)
+            key = (self.game.fingerprint, self.players)
+            start = _STARTS.get(key)
+            if start is None:   # (OpenSpiel asks for initial states often: made once, cloned)
+                first = self.game.new_game(players=self.players, seed=0, chance="explicit")
+                seen = Seen(self.players)
+                seen.update(first)
+                start = _STARTS[key] = (first, seen)
+            st = self._state = start[0].clone()
+            self.seen = start[1].copy()
         return st
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> _Held:
         other = _Held.__new__(_Held)
-        other.name, other.game, other.players = self.name, self.game, self.players
+        other.entry, other.name, other.game, other.players = \
+            self.entry, self.name, self.game, self.players
         st = self.state
         other._state = st.clone()
         other.seen = self.seen.copy()
         other.moves = self.moves
+        other.numbered = self.numbered
         return other
 
     def __reduce__(self) -> Tuple[Any, ...]:
@@ -256,7 +277,7 @@ def _restore_held(name: str, values: Dict[str, int], players: int, text: str) ->
     if entry is None:
         raise ValueError(f"no rulelang game named {name!r} is registered in this process")
     game = entry.game.with_params(values) if values else entry.game
-    held = _Held(name, game, players)
+    held = _Held(entry, game, players)
     st = held._state = game.restore(text)
     if st.players != players:
         raise ValueError(f"the save is a game of {st.players} players, not {players}")
@@ -270,10 +291,9 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: RulesGame) -> None:
         super().__init__(game)
-        self._held = _Held(game.entry.name, game.rules, game.players)
-        self._size = game.entry.size
-        self._entry = game.entry
-        self._limit = game.entry.max_length
+        # The one attribute: OpenSpiel copies (clone) and pickles (serialize)
+        # a Python state's attributes, and this one pickles as our save.
+        self._held = _Held(game.entry, game.rules, game.players)
 
     # -- what OpenSpiel asks
 
@@ -288,7 +308,10 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
         return who
 
     def _numbered(self) -> Dict[int, Move]:
-        return number_moves(self._held.state.legal_moves(), self._size)
+        held = self._held
+        if held.numbered is None:
+            held.numbered = number_moves(held.state.legal_moves(), held.entry.size)
+        return held.numbered
 
     def _legal_actions(self, player: int) -> List[int]:
         if self._over():
@@ -305,6 +328,7 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(f"action {action} is not legal now")
         held = self._held
         held.state.apply(move)
+        held.numbered = None
         held.moves += 1
         held.seen.update(held.state)
 
@@ -317,7 +341,7 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> List[float]:
         st = self._held.state
-        e = self._entry
+        e = self._held.entry
         if not st.is_over and (e.reward == "win" or not self._over()):
             return [0.0] * st.players      # (a game stopped at max_game_length too, for "win")
         out = rewards(st.result(), st.players, e.reward, e.zero_sum)
@@ -341,20 +365,34 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
         return self._held.state
 
     def _over(self) -> bool:
-        return self._held.state.is_over or self._held.moves >= self._limit
+        held = self._held
+        return held.state.is_over or held.moves >= held.entry.max_length
 
 
 class _Observer:
-    """OpenSpiel's observer interface (strings only: ``tensor`` None)."""
+    """OpenSpiel's observer interface.  Strings as the module says; the
+    tensors are the view as a vector (``encode``: ``view``) and, for an
+    information state, the bag of events the seat was told (``told``,
+    ``Seen.told``): lossy where the string is exact."""
 
     def __init__(self, perfect_recall: bool, public_only: bool) -> None:
         self.perfect_recall = perfect_recall
         self.public_only = public_only
-        self.tensor = None
-        self.dict: Dict[str, Any] = {}
+        size = FEATURES + (Seen.TOLD if perfect_recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: Dict[str, Any] = {"view": self.tensor[:FEATURES]}
+        if perfect_recall:
+            self.dict["told"] = self.tensor[FEATURES:]
 
     def set_from(self, state: RulesState, player: int) -> None:
-        pass
+        held = state._held
+        seat = None if self.public_only else player
+        self.dict["view"][:] = encode(held.state.view(seat))
+        if self.perfect_recall:
+            told = self.dict["told"]
+            told.fill(0)
+            for place, n in held.seen.told[player].items():
+                told[place] = n
 
     def string_from(self, state: RulesState, player: int) -> str:
         held = state._held
