@@ -110,13 +110,14 @@ def rewards(result: Result, players: int, reward: str = "win", zero_sum: bool = 
     return returns(result, players, zero_sum)
 
 
-def _canonical(value: Any) -> str:
+def canonical(value: Any) -> str:
+    """Plain data as canonical JSON text (keys sorted, no spaces)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 def view_text(state: State, seat: Optional[int]) -> str:
     """What ``seat`` may see now (``State.view``), as canonical JSON text."""
-    return _canonical(state.view(seat))
+    return canonical(state.view(seat))
 
 
 class Seen:
@@ -150,7 +151,7 @@ class Seen:
         for entry in log[self.count:]:
             for seat, h in enumerate(self.hashes):
                 mine = entry.for_seat(seat)
-                h.update(_canonical(mine.to_dict()).encode("utf-8") + b"\n")
+                h.update(canonical(mine.to_dict()).encode("utf-8") + b"\n")
                 kept = self.recent[seat]
                 kept.append(mine.text)
                 if len(kept) > self.KEEP:
@@ -172,12 +173,13 @@ class Seen:
         return other
 
 
-def information_text(state: State, seen: Seen, seat: int) -> str:
+def information_text(state: State, seen: Seen, seat: int, view: Optional[str] = None) -> str:
     """A perfect-recall information state for ``seat``: the digest of all
-    it was told, its latest events in words, and what it sees now."""
+    it was told, its latest events in words, and what it sees now
+    (``view``, its ``view_text`` when already made)."""
     recent = " | ".join(seen.recent[seat])
     return (f"seat {seat}; told {seen.count} events, digest {seen.digest(seat)}\n"
-            f"latest: {recent}\n{view_text(state, seat)}")
+            f"latest: {recent}\n{view_text(state, seat) if view is None else view}")
 
 
 def seats_of(game: Game, players: Optional[int]) -> int:
@@ -189,5 +191,5 @@ def seats_of(game: Game, players: Optional[int]) -> int:
     return n
 
 
-__all__ = ["ACTIONS", "REWARDS", "Seen", "action_of", "check_reward", "has_chance", "has_hidden",
+__all__ = ["ACTIONS", "REWARDS", "Seen", "action_of", "canonical", "check_reward", "has_chance", "has_hidden",
            "information_text", "number_moves", "returns", "rewards", "seats_of", "view_text"]

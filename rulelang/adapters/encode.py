@@ -26,33 +26,59 @@ BOUND = float(np.finfo(np.float32).max)
 #: Keys of the view that the vector leaves out (the action mask says them).
 _LEFT_OUT = frozenset({"legal_moves"})
 
+#: For each vector length, the place of each leaf's key (the views of one
+#: game repeat their paths: the CRC-32 is worked out once); emptied past
+#: ``_MOST`` keys.
+_PLACES: Dict[int, Dict[str, int]] = {}
+_MOST = 1 << 20
 
-def _leaves(value: Any, path: str, out: List[Tuple[str, float]]) -> None:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key not in _LEFT_OUT:
-                _leaves(item, f"{path}.{key}" if path else str(key), out)
-    elif isinstance(value, (list, tuple)):
-        if all(isinstance(item, str) for item in value):
-            out.extend((f"{path}={item}", 1.0) for item in value)
-        else:
-            for i, item in enumerate(value):
-                _leaves(item, f"{path}[{i}]", out)
-    elif isinstance(value, bool):
-        out.append((path, 1.0 if value else 0.0))
-    elif isinstance(value, (int, float)):
-        out.append((path, float(value)))
-    elif value is None:
-        out.append((f"{path}=none", 1.0))
-    else:
-        out.append((f"{path}={value}", 1.0))
+
+def _place(key: str, size: int, places: Dict[str, int]) -> int:
+    if len(places) >= _MOST:
+        places.clear()
+    p = places[key] = zlib.crc32(key.encode("utf-8")) % size
+    return p
 
 
 def encode(view: Dict[str, Any], size: int = FEATURES) -> "np.ndarray[Any, np.dtype[np.float32]]":
     """The view as ``size`` float32 numbers (see the module)."""
-    leaves: List[Tuple[str, float]] = []
-    _leaves(view, "", leaves)
+    places = _PLACES.setdefault(size, {})
+    get = places.get
+    acc: Dict[int, float] = {}
+    stack: List[Tuple[str, Any]] = [("", view)]
+    while stack:
+        path, value = stack.pop()
+        t = type(value)
+        if t is dict:
+            for key, item in value.items():
+                if key not in _LEFT_OUT:
+                    stack.append((f"{path}.{key}" if path else str(key), item))
+            continue
+        if t is list or t is tuple:
+            if all(type(item) is str for item in value):
+                for item in value:         # a pile, a list of names: a count of each
+                    k = f"{path}={item}"
+                    p = get(k)
+                    if p is None:
+                        p = _place(k, size, places)
+                    acc[p] = acc.get(p, 0.0) + 1.0
+            else:
+                for i, item in enumerate(value):
+                    stack.append((f"{path}[{i}]", item))
+            continue
+        if t is bool:
+            k, amount = path, (1.0 if value else 0.0)
+        elif t is int or t is float:
+            k, amount = path, float(value)
+        elif value is None:
+            k, amount = f"{path}=none", 1.0
+        else:
+            k, amount = f"{path}={value}", 1.0
+        p = get(k)
+        if p is None:
+            p = _place(k, size, places)
+        acc[p] = acc.get(p, 0.0) + amount
     vector = np.zeros(size, dtype=np.float32)
-    for path, amount in leaves:
-        vector[zlib.crc32(path.encode("utf-8")) % size] += amount
+    if acc:
+        vector[list(acc)] = list(acc.values())
     return vector

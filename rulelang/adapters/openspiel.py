@@ -43,8 +43,8 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 from ..api import load
 from ..engine import CHANCE, Game, Move, State
 from .encode import FEATURES, encode
-from .common import (ACTIONS, Seen, check_reward, has_chance, has_hidden, information_text,
-                     number_moves, rewards, view_text)
+from .common import (ACTIONS, Seen, canonical, check_reward, has_chance, has_hidden,
+                     information_text, number_moves, rewards)
 
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -225,7 +225,7 @@ class _Held:
     for every clone and every restore, then overwrites it.  Pickled (which
     is how OpenSpiel serializes a Python state's attributes) as our save."""
 
-    __slots__ = ("entry", "name", "game", "players", "_state", "seen", "moves", "numbered")
+    __slots__ = ("entry", "name", "game", "players", "_state", "seen", "moves", "numbered", "looks")
 
     def __init__(self, entry: _Entry, game: Game, players: int) -> None:
         self.entry = entry
@@ -238,6 +238,8 @@ class _Held:
         self.moves = 0
         #: The legal moves by number, once asked at this position.
         self.numbered: Optional[Dict[int, Move]] = None
+        #: What the seats were shown at this position (``look``).
+        self.looks: Dict[Tuple[str, Optional[int]], Any] = {}
 
     @property
     def state(self) -> State:
@@ -263,7 +265,29 @@ class _Held:
         other.seen = self.seen.copy()
         other.moves = self.moves
         other.numbered = self.numbered
+        other.looks = dict(self.looks)
         return other
+
+    def look(self, kind: str, seat: Optional[int]) -> Any:
+        """What ``seat`` is shown at this position, made once however often
+        OpenSpiel asks (it asks each seat's strings and tensors at each step):
+        ``view`` (the dict), ``text`` (its JSON), ``info`` (the information
+        state string), ``vector`` (``encode``)."""
+        key = (kind, seat)
+        found = self.looks.get(key)
+        if found is None:
+            st = self.state
+            if kind == "view":
+                found = st.view(seat)
+            elif kind == "text":
+                found = canonical(self.look("view", seat))
+            elif kind == "info":
+                assert seat is not None
+                found = information_text(st, self.seen, seat, self.look("text", seat))
+            else:
+                found = encode(self.look("view", seat))
+            self.looks[key] = found
+        return found
 
     def __reduce__(self) -> Tuple[Any, ...]:
         values = {p: d["value"] for p, d in self.game.params.items()}
@@ -329,6 +353,7 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
         held = self._held
         held.state.apply(move)
         held.numbered = None
+        held.looks = {}
         held.moves += 1
         held.seen.update(held.state)
 
@@ -353,8 +378,8 @@ class RulesState(pyspiel.State):  # type: ignore[misc]
         return out
 
     def __str__(self) -> str:
-        st = self._held.state
-        return "\n".join(view_text(st, seat) for seat in range(st.players))
+        held = self._held
+        return "\n".join(str(held.look("text", seat)) for seat in range(held.players))
 
     # -- for the adapters and tests
 
@@ -386,8 +411,7 @@ class _Observer:
 
     def set_from(self, state: RulesState, player: int) -> None:
         held = state._held
-        seat = None if self.public_only else player
-        self.dict["view"][:] = encode(held.state.view(seat))
+        self.dict["view"][:] = held.look("vector", None if self.public_only else player)
         if self.perfect_recall:
             told = self.dict["told"]
             told.fill(0)
@@ -397,10 +421,10 @@ class _Observer:
     def string_from(self, state: RulesState, player: int) -> str:
         held = state._held
         if self.public_only:
-            return view_text(held.state, None)
+            return str(held.look("text", None))
         if self.perfect_recall:
-            return information_text(held.state, held.seen, player)
-        return view_text(held.state, player)
+            return str(held.look("info", player))
+        return str(held.look("text", player))
 
 
 def registered() -> Dict[str, Game]:
