@@ -103,10 +103,28 @@ def test_explain_says_why_from_what_the_seat_knows():
     assert "not a legal move now" in state.explain("Call", 0)
     assert state.explain("Bet", 1) == "P1 has no move now: it is P0's decision"
     nim = shipped("nim.rules").new_game(players=2, seed=0)
-    assert nim.explain("Take: 5") == "'Take' is asked now, but '5' is not among its answers (1, 2, 3)"
+    assert nim.explain("Take: 5") == ("'Take' is asked now, but '5' is not among its answers (1, 2, 3); "
+                                      "asked by phase take, line 12: "
+                                      "`choose a number from 1 to most as n \"Take\"`")
     assert "is not asked now" in nim.explain("Give: 1")
     state.apply("Bet").apply("Fold")
     assert "the game is over" in state.explain("Call")
+
+
+def test_explain_names_what_the_seat_sees_of_the_thing_asked_for():
+    """A taken space: the rule that asks and the space's mark; a card in
+    another seat's hidden hand: nothing of where it is."""
+    ttt = shipped("tic_tac_toe.rules").new_game(players=2, seed=0)
+    ttt.apply("a1")
+    why = ttt.explain("a1", 1)
+    assert "`choose one cells as s where mark is none \"Mark a space\"`" in why
+    assert "a1 (cells) has x 1, y 1, mark 0" in why
+    goof = shipped("goofspiel.rules").new_game(players=2, seed=0)
+    assert goof.pile("hand", 1)[0].endswith("of hearts")
+    why = goof.explain("Bid: " + goof.pile("hand", 1)[0], 0)
+    assert "is not among its answers" in why and " is in " not in why
+    with pytest.raises(text.MoveRefused, match="asked by phase bidding"):
+        goof.game.parse_move(goof, "Bid: 1 of hearts", 0)
 
 
 def test_render_is_the_view_in_words():

@@ -230,12 +230,22 @@ def parse_move(state: State, text: Any, seat: Optional[int] = None) -> Move:
     if len(inside) > 1:
         raise MoveRefused(f"{given!r} is part of {len(inside)} moves; give one whole", text,
                           inside[:NEAREST])
-    raise MoveRefused(_why(given, labels), text, _nearest(given, labels))
+    raise MoveRefused(_why(given, labels, state, seat), text, _nearest(given, labels))
 
 
-def _why(given: str, labels: List[str]) -> str:
+def _why(given: str, labels: List[str], state: Optional[State] = None,
+         seat: Optional[int] = None) -> str:
     """Why ``given`` is none of ``labels``, from what the seat may know:
-    its options (never the game's history, which holds others' secrets)."""
+    its options (never the game's history, which holds others' secrets),
+    the statement that asks, and what the seat sees of the thing named."""
+    reason = _answers(given, labels)
+    if state is None:
+        return reason
+    extra = [x for x in (_asked_by(state), _seen(state, seat, given.rpartition(": ")[2])) if x]
+    return "; ".join([reason] + extra)
+
+
+def _answers(given: str, labels: List[str]) -> str:
     prompt_of, _, answer = given.rpartition(": ")
     if prompt_of:
         same = [label.rpartition(": ")[2] for label in labels if label.rpartition(": ")[0] == prompt_of]
@@ -246,6 +256,44 @@ def _why(given: str, labels: List[str]) -> str:
         if asked:
             return f"{prompt_of!r} is not asked now (asked: {', '.join(map(repr, asked))})"
     return f"{given!r} is not a legal move now"
+
+
+def _asked_by(state: State) -> Optional[str]:
+    """The rule and line of the statement that asks now, quoted from the
+    rule file (public: the rules are).  Read from the engine's running
+    state, defensively: None when it cannot be told."""
+    try:
+        frame = state.stack[-1]
+        rule, pos = state.prog.codes[frame[0]][frame[1]].where
+        if pos is None:
+            return None
+        number = int(pos.line)
+        line = state.game.ruleset.source.splitlines()[number - 1].strip()
+    except Exception:       # (the engine's inside changed, or no source kept)
+        return None
+    return f"asked by {rule}, line {number}: `{line}`" if line else None
+
+
+def _seen(state: State, seat: Optional[int], name: str) -> Optional[str]:
+    """What ``seat`` (None: the seat to decide) sees of a piece or a card
+    named ``name``: a piece's values, or the piles the card is in."""
+    viewer = seat if seat is not None else state.current_player
+    if viewer is not None and viewer < 0:
+        viewer = None
+    view = state.view(viewer)
+    for kind, pieces in view.get("pieces", {}).items():
+        for piece in pieces:
+            if piece.get("name") == name:
+                values = {k: v for k, v in piece.items() if k != "name"}
+                return f"{name} ({kind}) has {_stats(values)}" if values else None
+    places = [f"{'your ' if p.get('seat') == viewer else _who(p.get('seat'), viewer) + ' '}{pile}"
+              for p in view.get("players", []) for pile, cards in p.get("piles", {}).items()
+              if isinstance(cards, list) and name in cards]
+    places += [pile for pile, cards in view.get("piles", {}).items()
+               if isinstance(cards, list) and name in cards]
+    if places:
+        return f"{name} is in {', '.join(places)}"
+    return None
 
 
 def explain(state: State, move: Union[Move, str], seat: Optional[int] = None) -> str:
@@ -265,7 +313,7 @@ def explain(state: State, move: Union[Move, str], seat: Optional[int] = None) ->
     labels = [m.label for m in moves]
     if label in labels:
         return f"{label!r} is legal now"
-    return _why(label, labels)
+    return _why(label, labels, state, seat)
 
 
 __all__ = ["MoveRefused", "Prompt", "explain", "parse_move", "prompt", "render", "render_view"]
