@@ -58,11 +58,11 @@ def play(game: rulelang.Game, players: int, seed: int, model: Model, quiet: bool
     while not state.is_over:
         seat = state.current_player
         assert seat is not None and seat >= 0     # sample mode: chance is settled inside apply
-        conversation = [state.prompt(seat).text]
+        conversation = [text.prompt(state, seat).text]
         for _ in range(TRIES):
             reply = model(conversation)
             try:
-                move = game.parse_move(state, reply, seat)
+                move = text.parse_move(state, reply, seat)
                 break
             except text.MoveRefused as e:
                 refused += 1

@@ -1,8 +1,7 @@
 """The view for language-model agents (rulelang.adapters.text): prompts
 that hold only what the seat may see, a reply parser that accepts only an
 exact move string or an unambiguous number and says why it refuses, and
-explanations; the delegating methods on State and Game; the example
-agent loop (examples/model_agent.py)."""
+explanations; the example agent loop (examples/model_agent.py)."""
 
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ def kuhn(first, second):
 
 def test_a_prompt_gives_the_decision_the_numbered_moves_and_the_view():
     state = kuhn("Queen", "King")
-    p = state.prompt(0)
+    p = text.prompt(state, 0)
     assert "It is your decision" in p.text
     assert "  1. Check\n  2. Bet" in p.text
     assert "hand: Queen" in p.text and "draws Queen" in p.text
@@ -40,24 +39,23 @@ def test_a_prompt_holds_nothing_its_seat_may_not_see():
     """Seat 0's prompt is the same whichever card seat 1 holds, and names
     none of them; seat 1's names its own."""
     a, b = kuhn("Queen", "King"), kuhn("Queen", "Jack")
-    assert a.prompt(0).text == b.prompt(0).text
-    assert a.prompt(0).to_json() == b.prompt(0).to_json()
-    assert "King" not in a.prompt(0).to_json() and "Jack" not in a.prompt(0).to_json()
-    assert "hand: King" in a.prompt(1).text
+    assert text.prompt(a, 0).text == text.prompt(b, 0).text
+    assert text.prompt(a, 0).to_json() == text.prompt(b, 0).to_json()
+    assert "King" not in text.prompt(a, 0).to_json() and "Jack" not in text.prompt(a, 0).to_json()
+    assert "hand: King" in text.prompt(a, 1).text
 
 
 def test_a_seat_not_to_move_is_shown_no_options():
-    p = kuhn("Queen", "King").prompt(1)
+    p = text.prompt(kuhn("Queen", "King"), 1)
     assert "P0's decision; you have no move now" in p.text
     assert p.data["options"] == [] and p.data["your_turn"] is False
 
 
 def test_a_reply_is_an_exact_move_or_its_number():
     state = kuhn("Queen", "King")
-    g = state.game
-    assert g.parse_move(state, "Bet", 0).label == "Bet"
-    assert g.parse_move(state, " Bet\n", 0).label == "Bet"
-    assert g.parse_move(state, "1", 0).label == "Check"
+    assert text.parse_move(state, "Bet", 0).label == "Bet"
+    assert text.parse_move(state, " Bet\n", 0).label == "Bet"
+    assert text.parse_move(state, "1", 0).label == "Check"
     assert text.parse_move(state, "2").label == "Bet"
 
 
@@ -71,7 +69,7 @@ def test_a_reply_is_an_exact_move_or_its_number():
 def test_a_reply_that_names_no_move_is_refused_with_the_reason(reply, reason, nearest):
     state = kuhn("Queen", "King")
     with pytest.raises(text.MoveRefused) as refused:
-        state.game.parse_move(state, reply, 0)
+        text.parse_move(state, reply, 0)
     assert reason in refused.value.reason
     assert set(refused.value.nearest) <= {"Check", "Bet"} and refused.value.nearest
     if nearest is not None:
@@ -86,29 +84,29 @@ def test_a_number_that_is_also_another_moves_string_is_ambiguous():
     assert [m.label for m in state.legal_moves()] == ["2", "1", "3"]
     for reply in ("1", "2"):
         with pytest.raises(text.MoveRefused, match="both a move string and the number"):
-            g.parse_move(state, reply)
-    assert g.parse_move(state, "3").label == "3"     # the string and the number agree
+            text.parse_move(state, reply)
+    assert text.parse_move(state, "3").label == "3"     # the string and the number agree
 
 
 def test_a_reply_from_a_seat_not_to_move_is_refused_without_its_options():
     state = kuhn("Queen", "King")
     with pytest.raises(text.MoveRefused, match="P1 has no move now") as refused:
-        state.game.parse_move(state, "Bet", 1)
+        text.parse_move(state, "Bet", 1)
     assert refused.value.nearest == []
 
 
 def test_explain_says_why_from_what_the_seat_knows():
     state = kuhn("Queen", "King")
-    assert state.explain("Bet", 0) == "'Bet' is legal now"
-    assert "not a legal move now" in state.explain("Call", 0)
-    assert state.explain("Bet", 1) == "P1 has no move now: it is P0's decision"
+    assert text.explain(state, "Bet", 0) == "'Bet' is legal now"
+    assert "not a legal move now" in text.explain(state, "Call", 0)
+    assert text.explain(state, "Bet", 1) == "P1 has no move now: it is P0's decision"
     nim = shipped("nim.rules").new_game(players=2, seed=0)
-    assert nim.explain("Take: 5") == ("'Take' is asked now, but '5' is not among its answers (1, 2, 3); "
+    assert text.explain(nim, "Take: 5") == ("'Take' is asked now, but '5' is not among its answers (1, 2, 3); "
                                       "asked by phase take, line 12: "
                                       "`choose a number from 1 to most as n \"Take\"`")
-    assert "is not asked now" in nim.explain("Give: 1")
+    assert "is not asked now" in text.explain(nim, "Give: 1")
     state.apply("Bet").apply("Fold")
-    assert "the game is over" in state.explain("Call")
+    assert "the game is over" in text.explain(state, "Call")
 
 
 def test_explain_names_what_the_seat_sees_of_the_thing_asked_for():
@@ -116,15 +114,15 @@ def test_explain_names_what_the_seat_sees_of_the_thing_asked_for():
     another seat's hidden hand: nothing of where it is."""
     ttt = shipped("tic_tac_toe.rules").new_game(players=2, seed=0)
     ttt.apply("a1")
-    why = ttt.explain("a1", 1)
+    why = text.explain(ttt, "a1", 1)
     assert "`choose one cells as s where mark is none \"Mark a space\"`" in why
     assert "a1 (cells) has x 1, y 1, mark 0" in why
     goof = shipped("goofspiel.rules").new_game(players=2, seed=0)
     assert goof.pile("hand", 1)[0].endswith("of hearts")
-    why = goof.explain("Bid: " + goof.pile("hand", 1)[0], 0)
+    why = text.explain(goof, "Bid: " + goof.pile("hand", 1)[0], 0)
     assert "is not among its answers" in why and " is in " not in why
     with pytest.raises(text.MoveRefused, match="asked by phase bidding"):
-        goof.game.parse_move(goof, "Bid: 1 of hearts", 0)
+        text.parse_move(goof, "Bid: 1 of hearts", 0)
 
 
 def test_render_is_the_view_in_words():

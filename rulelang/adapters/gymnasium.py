@@ -25,7 +25,6 @@ agent's steps.
 from __future__ import annotations
 
 import os
-import random
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 try:
@@ -42,13 +41,13 @@ from .common import ACTIONS, check_reward, number_moves, rewards, seats_of
 from .text import render as _render
 
 #: A bot: given the state and the legal moves of the seat to move, and a
-#: generator seeded by ``reset``, the move it makes.
-Bot = Callable[[State, Sequence[Move], random.Random], Move]
+#: generator seeded by ``reset`` (numpy's), the move it makes.
+Bot = Callable[[State, Sequence[Move], "np.random.Generator"], Move]
 
 
-def random_bot(state: State, moves: Sequence[Move], rng: random.Random) -> Move:
+def random_bot(state: State, moves: Sequence[Move], rng: "np.random.Generator") -> Move:
     """A uniformly random legal move."""
-    return rng.choice(list(moves))
+    return moves[int(rng.integers(len(moves)))]
 
 
 class RulesEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
@@ -89,7 +88,7 @@ class RulesEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         })
         self.action_space = gymnasium.spaces.Discrete(num_actions)
         self.state_: Optional[State] = None
-        self.bot_rng = random.Random(0)
+        self.bot_rng = np.random.default_rng(0)
         self.steps = 0
 
     @property
@@ -122,7 +121,7 @@ class RulesEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
               options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.bot_rng = random.Random(int(self.np_random.integers(0, 2**63 - 1)))
+        self.bot_rng = np.random.default_rng(int(self.np_random.integers(0, 2**63 - 1)))
         self.state_ = self.game.new_game(players=self.players, seed=game_seed, options=self.options)
         self.steps = 0
         self._bots_play()

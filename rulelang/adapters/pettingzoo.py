@@ -30,7 +30,6 @@ ruleset that marks a step as simultaneous.
 from __future__ import annotations
 
 import os
-import secrets
 from typing import Any, Dict, Optional, Union
 
 try:
@@ -117,8 +116,7 @@ class RulesEnv(AECEnv):  # type: ignore[misc]
         return number_moves(self.rules_state.legal_moves(), self.num_actions)
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
-        if seed is None:
-            seed = secrets.randbits(63)
+        # (No seed: the engine's own fresh one, its one source of entropy.)
         self.state_ = self.game.new_game(players=self.players, seed=seed, options=self.options)
         self.moves = 0
         self.agents = list(self.possible_agents)

@@ -293,10 +293,6 @@ class Game:
         The state gets the game's limits."""
         return _saves.restore(self, text, key)
 
-    def parse_move(self, state: State, text: str, seat: Optional[int] = None) -> Any:
-        """The move a model's reply names, exactly (``rulelang.adapters.text.parse_move``)."""
-        from ..adapters.text import parse_move; return parse_move(state, text, seat)  # noqa: E702
-
     def replay(self, text: Union[str, bytes], *, seed: Optional[int] = None,
                key: Optional[Key] = None) -> State:
         """The game a replay (``State.to_replay()``) describes: made with

@@ -438,14 +438,6 @@ class State:
         not an int) raises ``ValueError``."""
         return Sight(self, player).view()
 
-    def prompt(self, seat: int) -> Any:
-        """``seat``'s situation for a language model (``rulelang.adapters.text.prompt``)."""
-        from ..adapters.text import prompt; return prompt(self, seat)  # noqa: E702
-
-    def explain(self, move: Union[Move, str], seat: Optional[int] = None) -> str:
-        """Why ``move`` is not legal now (``rulelang.adapters.text.explain``)."""
-        from ..adapters.text import explain; return explain(self, move, seat)  # noqa: E702
-
     def to_json(self, key: Optional[Key] = None) -> str:
         """The whole state as JSON text (``docs/saves.md``), for
         ``Game.restore``.  With ``key`` (bytes or str, the embedder's
