@@ -60,6 +60,7 @@ SLOW_FIRST = (
 #: 1 000 fuzz examples), where other tests are the long ones.
 SLOW_FIRST_LONG = (
     "tests/test_expedition_games.py::test_every_rule_fires_in_simulated_games",
+    "tests/test_adapters_openspiel.py::test_random_sim_test_passes_on_every_ruleset_and_example[deepsea.rules]",
     "tests/test_conformance.py::test_every_ruleset_conforms[endurance.rules]",
     "tests/test_saves.py::test_corpus_of_tampered_saves[endurance.rules]",
     "tests/test_conformance.py::test_every_ruleset_conforms[northpole.rules]",
@@ -75,6 +76,8 @@ SLOW_FIRST_LONG = (
     "tests/test_trust.py::test_the_shape_check_agrees_with_the_published_schema[small]",
     "tests/test_saves.py::test_corpus_of_tampered_saves[cards.rules]",
     "tests/test_conformance.py::test_feature_rulesets_conform[cards.rules]",
+    "tests/test_adapters_openspiel.py::test_random_sim_test_passes_on_every_ruleset_and_example[expedition.rules]",
+    "tests/test_adapters_openspiel.py::test_random_sim_test_passes_on_every_ruleset_and_example[northpole.rules]",
 )
 
 
