@@ -59,25 +59,31 @@ def _option_sets(game: Game) -> Dict[FrozenSet[str], str]:
     return {frozenset(choices): name for name, choices in game.options.items() if choices}
 
 
-def play_range(game: Game, setup: Setup, first: int, count: int) -> Tally:
-    """The tally of the games of seeds ``first`` .. ``first + count - 1``."""
-    tally = Tally(setup.players)
+def play_range(game: Game, setup: Setup, first: int, count: int,
+               into: Optional[Tally] = None) -> Tally:
+    """The tally of the games of seeds ``first`` .. ``first + count - 1``
+    (added to ``into`` when given: a Ctrl-C part way then leaves it with
+    the games that ended, and the firing counts of the one cut short)."""
+    tally = Tally(setup.players) if into is None else into
     counted = None
     if setup.firing:
         from ..testing.coverage import Coverage
         counted = Coverage(game)
     ranked = is_ranked(game, setup)
     options = _option_sets(game)
-    for seed in range(first, first + count):
-        try:
-            _play_one(game, setup, seed, tally, counted, ranked, options)
-        except RulesetError as e:
-            tally.errors.append(f"seed {seed}: {e.format().splitlines()[0]}")
-    if counted is not None:
-        tally.firing_counted = True
-        for part in counted.report().parts:
-            if part.count is not None:
-                tally.firing[f"{part.name} (line {part.line})"] = part.count
+    try:
+        for seed in range(first, first + count):
+            try:
+                _play_one(game, setup, seed, tally, counted, ranked, options)
+            except RulesetError as e:
+                tally.errors.append(f"seed {seed}: {e.format().splitlines()[0]}")
+    finally:
+        if counted is not None:
+            tally.firing_counted = True
+            for part in counted.report().parts:
+                if part.count is not None:
+                    key = f"{part.name} (line {part.line})"
+                    tally.firing[key] = tally.firing.get(key, 0) + part.count
     return tally
 
 
@@ -95,7 +101,8 @@ def _play_one(game: Game, setup: Setup, seed: int, tally: Tally, counted: Option
     leaders: List[Optional[int]] = []
     made = decisions = changes = 0
     last: Optional[int] = None
-    branching, kinds = tally.branching, tally.move_kinds
+    branching: Dict[int, int] = {}      # (added to the tally once the game is over)
+    kinds: Dict[str, int] = {}
     while not st.is_over:
         if made >= setup.max_moves:
             tally.unfinished += 1
@@ -131,6 +138,10 @@ def _play_one(game: Game, setup: Setup, seed: int, tally: Tally, counted: Option
             leaders.append(leader)
     result = st.result()
     tally.games += 1
+    for b, k in branching.items():
+        tally.branching[b] = tally.branching.get(b, 0) + k
+    for kind, k in kinds.items():
+        tally.move_kinds[kind] = tally.move_kinds.get(kind, 0) + k
     for d, k in ((tally.length, made), (tally.decisions, decisions), (tally.rounds, st.round)):
         d[k] = d.get(k, 0) + 1
     if st.is_over:

@@ -21,7 +21,6 @@ import attrs
 
 from .. import simulate
 from ..engine import Game
-from ..errors import RulesetError
 from .play import Setup, play_range
 from .stats import Tally
 
@@ -54,10 +53,6 @@ def _local(game: Game, setup: Setup, parts: List[Tuple[int, int]],
            workers: int) -> Generator[Tally, None, None]:
     """The chunks' tallies, played here (``workers`` 1) or in worker
     processes (a few chunks each in hand; see ``rulelang.simulate``)."""
-    if workers == 1 or len(parts) <= 1:
-        for first, n in parts:
-            yield play_range(game, setup, first, n)
-        return
     size = min(workers, len(parts))
     pool = simulate._pool(game, size, simulate.default_start_method())
     todo = iter([(setup, first, n) for first, n in parts])
@@ -125,16 +120,21 @@ def run(game: Game, setup: Setup, seed: int, games: int, workers: int = 1,
     tally = Tally(setup.players)
     t0 = time.perf_counter()
     interrupted = False
-    source = _local(game, setup, parts, workers) if dask is None else _dask(game, setup, parts, dask)
     try:
-        with contextlib.closing(source):
-            for part in source:
-                tally.merge(part)
+        if dask is None and (workers == 1 or len(parts) <= 1):
+            for first, n in parts:      # here, straight into the tally
+                play_range(game, setup, first, n, into=tally)
                 if progress is not None:
                     progress(tally.games, games)
+        else:
+            source = _local(game, setup, parts, workers) if dask is None else \
+                _dask(game, setup, parts, dask)
+            with contextlib.closing(source):
+                for part in source:
+                    tally.merge(part)
+                    if progress is not None:
+                        progress(tally.games, games)
     except KeyboardInterrupt:
         interrupted = True
-    except RulesetError:
-        raise
     return Run(tally, time.perf_counter() - t0, interrupted,
                "local" if dask is None else f"dask {dask}", workers)
