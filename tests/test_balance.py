@@ -184,3 +184,20 @@ def test_dask_gives_the_figures_of_local_workers():
     setup = Setup(players=2, seats=("mcts:10", "random"))
     here = run(game, setup, 0, 40, workers=1).tally.to_dict()
     assert run(game, setup, 0, 40, dask="local").tally.to_dict() == here
+
+
+def test_html_and_png(capsys, tmp_path):
+    """One page that loads nothing from elsewhere, its plots embedded; the
+    same plots as files."""
+    pytest.importorskip("matplotlib")
+    page, folder = tmp_path / "r.html", tmp_path / "png"
+    status, out, _ = report(capsys, NP, "--games", "6", "--players", "2", "--html", str(page),
+                            "--png", str(folder))
+    assert status == 0
+    text = page.read_text(encoding="utf-8")
+    assert text.count("src='data:image/png;base64,") == 5
+    assert "http" not in text.replace("http-equiv", "") and "<script" not in text
+    assert "Racing to the North Pole: balance report" in text and "expedition = " in text
+    assert sorted(p.name for p in folder.iterdir()) == ["firing.png", "length.png", "options.png",
+                                                        "scores.png", "wins.png"]
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in folder.iterdir())

@@ -12,6 +12,8 @@ import io
 import os
 from typing import Any, Callable, Dict, List, Mapping, Tuple
 
+from .text import bins
+
 #: The most rule file parts drawn in the firing chart (the JSON has them all).
 MOST_PARTS = 40
 
@@ -26,9 +28,11 @@ def _pyplot() -> Any:
 
 
 def _hist_bars(ax: Any, hist: Mapping[str, int], label: str = "", alpha: float = 1.0) -> None:
-    xs = sorted(int(k) for k in hist)
-    ax.bar(xs, [hist[str(x)] for x in xs], width=1.0 if len(xs) < 60 else 1.5,
-           label=label, alpha=alpha, edgecolor="none")
+    """A histogram keyed by whole numbers, in at most 40 equal bins."""
+    b = bins(hist, 40)
+    ax.bar([(lo + hi) / 2 for lo, hi, _ in b], [k for _, _, k in b],
+           width=(b[0][1] - b[0][0] + 1) * 0.95 if b else 1.0, label=label, alpha=alpha,
+           edgecolor="none")
 
 
 def _wins(plt: Any, f: Mapping[str, Any]) -> Any:
@@ -111,6 +115,7 @@ def _firing(plt: Any, f: Mapping[str, Any]) -> Any:
     colors = ["#e45756" if v == 0 else "#54a24b" for _, v in shown]
     ax.barh(labels[::-1], values[::-1], color=colors[::-1])
     ax.set_xscale("symlog", linthresh=0.01)
+    ax.margins(y=0.005)
     ax.tick_params(axis="y", labelsize=7)
     ax.set_xlabel("times a game (red: never fired)")
     more = len(firing) - len(shown)
@@ -143,15 +148,26 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+#: The last report's plots as PNG data (--html and --png draw them once).
+_drawn: List[Any] = [None, []]
+
+
+def pngs(doc: Mapping[str, Any]) -> List[Tuple[str, str, bytes]]:
+    """(file name, caption, PNG data) of every plot, drawn once per report."""
+    if _drawn[0] is not doc:
+        _drawn[:] = [doc, [(name, caption, _png(fig)) for name, caption, fig in plots(doc)]]
+    return list(_drawn[1])
+
+
 def write_pngs(folder: str, doc: Mapping[str, Any]) -> List[str]:
     """Each plot as a PNG file in ``folder`` (made if need be); their paths."""
-    made = plots(doc)
+    made = pngs(doc)
     os.makedirs(folder, exist_ok=True)
     out = []
-    for name, _, fig in made:
+    for name, _, data in made:
         path = os.path.join(folder, name)
         with open(path, "wb") as fh:
-            fh.write(_png(fig))
+            fh.write(data)
         out.append(path)
     return out
 
@@ -199,10 +215,10 @@ def html_report(doc: Mapping[str, Any]) -> str:
               f"{_p(s['ci95'][0])} – {_p(s['ci95'][1])}", s["sole"], s["shared"]]
              for s in f["seats"]]))
     parts.append("<div class='plots'>")
-    for _, caption, fig in plots(doc):
-        data = base64.b64encode(_png(fig)).decode("ascii")
-        parts.append(f"<figure><img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'>"
-                     f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+    for _, caption, png in pngs(doc):
+        data = base64.b64encode(png).decode("ascii")
+        parts.append(f"<figure><img alt='{html.escape(caption)}' "
+                     f"src='data:image/png;base64,{data}'></figure>")
     parts.append("</div>")
     parts.append("<h2>Endings</h2>" + _table(["ending", "games", "share"], [
         [e, v["games"], _p(v["share"])] for e, v in f["endings"].items()]))
