@@ -6,6 +6,8 @@
     rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random] [--param NAME=N]
     rulelang simulate FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--workers N]
                       [--seat K=PLAYER] [--won ENDING] [--dask ADDRESS] [--json F] [--html F] [--png DIR]
+    rulelang odds FILE [--phase NAME] [--moves LABEL...] [--set STAT=N] [--vary STAT=LOW..HIGH]
+                                           exact chances of the rows and tests ahead of a position
     rulelang conformance FILE... [--games N] [--seed S] [--workers N]   check the move API
     rulelang coverage FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--json OUT]
                                            which statements random games reach, which never run
@@ -298,6 +300,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 1 if game is None else simulate(args, game)
 
 
+def cmd_odds(args: argparse.Namespace) -> int:
+    """Exact chances from a position, through explicit chance."""
+    from .balance import odds
+    game = _game_with_params(args)
+    return 1 if game is None else odds.command(args, game)
+
+
 def cmd_conformance(args: argparse.Namespace) -> int:
     """Random games with every promise of the move API checked at every step."""
     from .testing import check_ruleset
@@ -419,6 +428,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .balance.command import add_arguments as simulate_arguments
     simulate_arguments(c)
     c.set_defaults(func=cmd_simulate)
+    c = sub.add_parser("odds", help="exact chances of the table rows and tests ahead of a position")
+    from .balance.odds import add_arguments as odds_arguments
+    odds_arguments(c)
+    c.set_defaults(func=cmd_odds)
     c = sub.add_parser("conformance", help="play random games checking every promise of the move API")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--games", type=int, default=200, help="games per chance mode (default 200)")
