@@ -263,9 +263,9 @@ def odds_table(game: Game, players: int, seed: int, moves: Sequence[str] = (),
     or for each of ``values`` given to every stat in ``vary``."""
     start = position(game, players, seed, moves, phase)
     who = start.turn_player if seat is None else seat
-    for name, v in sets.items():
+    for name, given in sets.items():
         _check_stat(start, name)
-        _set(start, name, v, who)
+        _set(start, name, given, who)
     for name in vary:
         _check_stat(start, name)
     out: Dict[Any, Odds] = {}
