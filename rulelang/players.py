@@ -16,8 +16,8 @@ going to: a player that looked ahead on a plain clone would read the
 future.  Every clone a player looks ahead on is first *determinized* for
 its seat (``determinize``): its generator reseeded from the player's own,
 the cards of every pile the seat may not see (decks, the others' hidden
-piles, shared hidden piles) pooled and dealt again at random into the same
-piles in the same sizes, and the stats and piece values the seat may not
+piles, shared hidden piles) dealt again at random into the same places,
+each card only among the places of cards from its own starting deck, and the stats and piece values the seat may not
 see put back to their declared starting values.  What the seat sees is
 kept; so two states that look the same to the seat give the same choice.
 
@@ -36,6 +36,7 @@ import time
 from typing import Any, Dict, List, Optional, Sequence
 
 from .engine import CHANCE, Move, State
+from .errors import RulesetError
 from .engine.visibility import seen_by_pile, sees, unseen_piece_values
 
 __all__ = ["Player", "RandomPlayer", "GreedyPlayer", "MctsPlayer", "player", "determinize",
@@ -102,13 +103,33 @@ def determinize(state: State, seat: Optional[int], rng: random.Random) -> State:
     prog = c.prog
     unseen = [i for i, by in enumerate(seen_by_pile(c)) if not sees(by, seat)]
     if unseen:
-        pool = sorted(card for i in unseen for card in c.piles[i])
-        rng.shuffle(pool)
-        at = 0
+        # Each card goes back among the places of the cards of its own
+        # deck (the deck that held it at the start), so a card never moves
+        # to a pile that no card of its deck is in (the rules, public,
+        # tell which deck fed which pile).
+        # A deck alone needs nothing: its draws are at random, and the
+        # new generator decides them.  Only a group holding a card in a
+        # hidden pile (a hand, a pile face down) is dealt again.
+        origin = _origins(c)
+        decks = prog.deck_names
+        places: Dict[Any, List[Any]] = {}
+        hidden: set[Any] = set()
         for i in unseen:
-            size = len(c.piles[i])
-            c.piles[i] = pool[at:at + size]
-            at += size
+            deck = i < c.nshared and prog.shared_piles[i] in decks
+            for j, card in enumerate(c.piles[i]):
+                group = origin.get(card)
+                places.setdefault(group, []).append((i, j))
+                if not deck:
+                    hidden.add(group)
+        piles = {i: c.piles[i][:] for i in unseen}
+        for group in sorted(hidden, key=str):
+            spots = places[group]
+            cards = sorted(piles[i][j] for i, j in spots)
+            rng.shuffle(cards)
+            for (i, j), card in zip(spots, cards):
+                piles[i][j] = card
+        for i in unseen:
+            c.piles[i] = piles[i]
     start = _starting(c)
     K = prog.K
     for owner in range(c.n):
@@ -127,6 +148,17 @@ def determinize(state: State, seat: Optional[int], rng: random.Random) -> State:
 
 
 _STARTS: Dict[Any, Any] = {}
+_ORIGINS: Dict[int, Any] = {}
+
+
+def _origins(state: State) -> Dict[int, str]:
+    """Each card's deck at the start of a game (from the rules)."""
+    prog = state.prog
+    found = _ORIGINS.get(id(prog))
+    if found is None or found[0] is not prog:
+        table = {card: name for name, cards in prog.deck_contents.items() for card in cards}
+        found = _ORIGINS[id(prog)] = (prog, table)
+    return found[1]
 
 
 def _starting(state: State) -> Any:
@@ -204,9 +236,12 @@ class GreedyPlayer(Player):
             total = 0.0
             for _ in range(self.samples):
                 c = determinize(state, seat, self.rng)
-                c.apply(m.label)
-                while c.is_chance_node:
-                    _sample_chance(c, self.rng)
+                try:
+                    c.apply(m.label)
+                    while c.is_chance_node:
+                        _sample_chance(c, self.rng)
+                except RulesetError:
+                    continue        # (a clone the rules cannot go on from: see MctsPlayer)
                 total += self.value(c, seat)
             if total > top:
                 top, best = total, [m]
@@ -251,6 +286,8 @@ class MctsPlayer(Player):
         self.won = won
         self.exploration = exploration
         self.name = "mcts" + (f":{playouts}" if playouts is not None else f":{seconds:g}s")
+        #: playouts lost to a rule error on a clone dealt again (see ``choose``)
+        self.failed = 0
 
     def choose(self, state: State) -> Move:
         moves = _legal(state)
@@ -269,48 +306,63 @@ class MctsPlayer(Player):
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
             done += 1
-            st = determinize(state, seat, rng)
-            node = root
-            path = [root]
-            expanded = False
-            while not st.is_over and not expanded:
-                if st.is_chance_node:
-                    _sample_chance(st, rng)
-                    continue
-                legal = st.legal_moves()
-                actor = st.current_player
-                assert actor is not None
-                untried = [m for m in legal if m.label not in node.children]
-                for m in legal:
-                    child = node.children.get(m.label)
-                    if child is not None:
-                        child.avail += 1
-                if untried:
-                    m = rng.choice(untried)
-                    child = node.children[m.label] = _Node(actor)
-                    child.avail = 1
-                    expanded = True
-                else:
-                    m = self._select(node, legal, lo, hi)
-                    child = node.children[m.label]
-                st.apply(m)
-                node = child
-                path.append(child)
-            made = 0
-            while not st.is_over and made < PLAYOUT_MOVES:
-                if st.is_chance_node:
-                    _sample_chance(st, rng)
-                else:
-                    st.apply(rng.choice(st.legal_moves()))
-                made += 1
-            got = rewards(st, self.won)
+            try:
+                got = self._playout(state, seat, root, rng, lo, hi)
+            except RulesetError:
+                # A clone dealt again that the rules cannot go on from (a
+                # card a rule waits on, now elsewhere): this playout is lost.
+                self.failed += 1
+                continue
             for value in got:
                 lo, hi = min(lo, value), max(hi, value)
-            root.visits += 1
-            for n in path[1:]:
-                n.visits += 1
-                n.total += got[n.who]
+        if not root.children:
+            return rng.choice(moves)
         return max(moves, key=lambda m: self._rank(root.children.get(m.label)))
+
+    def _playout(self, state: State, seat: int, root: _Node, rng: random.Random,
+                 lo: float, hi: float) -> List[float]:
+        """One playout from a determinized clone; each seat's reward (the
+        tree is updated only once the playout ended without an error)."""
+        st = determinize(state, seat, rng)
+        node = root
+        path = [root]
+        expanded = False
+        while not st.is_over and not expanded:
+            if st.is_chance_node:
+                _sample_chance(st, rng)
+                continue
+            legal = st.legal_moves()
+            actor = st.current_player
+            assert actor is not None
+            untried = [m for m in legal if m.label not in node.children]
+            for m in legal:
+                child = node.children.get(m.label)
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                m = rng.choice(untried)
+                child = node.children[m.label] = _Node(actor)
+                child.avail = 1
+                expanded = True
+            else:
+                m = self._select(node, legal, lo, hi)
+                child = node.children[m.label]
+            st.apply(m)
+            node = child
+            path.append(child)
+        made = 0
+        while not st.is_over and made < PLAYOUT_MOVES:
+            if st.is_chance_node:
+                _sample_chance(st, rng)
+            else:
+                st.apply(rng.choice(st.legal_moves()))
+            made += 1
+        got = rewards(st, self.won)
+        root.visits += 1
+        for n in path[1:]:
+            n.visits += 1
+            n.total += got[n.who]
+        return got
 
     @staticmethod
     def _rank(node: Optional[_Node]) -> Any:
