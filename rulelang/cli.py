@@ -3,7 +3,7 @@
     rulelang check FILE...                 find every problem in rule files
     rulelang compile FILE [--format json|yaml] [-o OUT]   write the checked IR
     rulelang validate FILE...              schema + checker for .rules/.json/.yaml
-    rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random] [--param NAME=N]
+    rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=PLAYER] [--param NAME=N]
     rulelang simulate FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--workers N]
                       [--seat K=PLAYER] [--won ENDING] [--dask ADDRESS] [--json F] [--html F] [--png DIR]
     rulelang odds FILE [--phase NAME] [--moves LABEL...] [--set STAT=N] [--vary STAT=LOW..HIGH]
@@ -21,7 +21,7 @@ import json
 import random
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import api, ir
 from .check import check_all
@@ -224,19 +224,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     if game is None:
         return 1
     players = game.min_players if args.players is None else args.players
-    robots: Set[int] = set()
+    from .players import Player, player
+    robots: Dict[int, Optional[Player]] = {}       # seat -> its player (None: random)
     for spec in args.seat or ():
         seat, _, kind = spec.partition("=")
-        if kind != "random" or not seat.isdigit():
-            print(f"--seat takes K=random, not {spec!r}", file=sys.stderr)
+        try:
+            if not seat.isdigit():
+                raise ValueError(kind)
+            bot = None if kind == "random" else player(kind, seed=args.seed)
+        except ValueError:
+            print(f"--seat takes K=random, K=greedy, K=mcts or K=mcts:N, not {spec!r}",
+                  file=sys.stderr)
             return 2
         if int(seat) >= players:
             print(f"error: --seat {spec}: the seats of this game are 0 to {players - 1}",
                   file=sys.stderr)
             return 2
-        robots.add(int(seat))
+        robots[int(seat)] = bot
     if args.auto:
-        robots = set(range(players))
+        robots = {seat: robots.get(seat) for seat in range(players)}
     try:
         state = game.new_game(players=players, seed=args.seed)
     except (ValueError, RulesetError) as e:
@@ -255,7 +261,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                     if args.auto:
                         print(f"  {entry.text}" if entry.kind != "turn" else entry.text, file=out)
                 shown = len(log) if args.auto else shown
-                state.apply(rng.choice(state.legal_moves()))
+                bot = robots.get(seat) if seat != CHANCE else None
+                state.apply(bot.choose(state) if bot is not None else rng.choice(state.legal_moves()))
                 continue
             for entry in log[shown:]:
                 print(f"  {entry.text_for(seat)}", file=out)
@@ -421,7 +428,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--players", type=int)
     c.add_argument("--seed", type=int)
     c.add_argument("--auto", action="store_true", help="random players in every seat; print the log")
-    c.add_argument("--seat", action="append", metavar="K=random", help="let a random player take seat K")
+    c.add_argument("--seat", action="append", metavar="K=PLAYER",
+                   help="let a player take seat K: random, greedy, mcts or mcts:N")
     c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
     c.set_defaults(func=cmd_play)
     c = sub.add_parser("simulate", help="play many games and report on the game's balance")

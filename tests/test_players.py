@@ -160,3 +160,15 @@ def test_determinize_keeps_what_the_seat_sees_and_deals_the_rest_again():
         seen.append((tuple(c.pile("hand", 1)), tuple(c.pile("prizes"))))
     assert len(set(seen)) > 5           # dealt again, not copied
     assert state.view(0) == game.new_game(players=2, seed=1).view(0)  # the original untouched
+
+
+def test_rulelang_play_takes_any_player_for_a_seat(capsys):
+    """Both seats played by built-in players: the game runs to its end."""
+    from rulelang.cli import main
+    assert main(["play", str(EXAMPLES / "tic_tac_toe.rules"), "--seed", "1",
+                 "--seat", "0=mcts:60", "--seat", "1=greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over: " in out
+    assert main(["play", str(EXAMPLES / "nim.rules"), "--seat", "0=wizard"]) == 2
+    assert capsys.readouterr().err.strip() == ("--seat takes K=random, K=greedy, K=mcts or "
+                                               "K=mcts:N, not '0=wizard'")
