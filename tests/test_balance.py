@@ -201,3 +201,18 @@ def test_html_and_png(capsys, tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == ["firing.png", "length.png", "options.png",
                                                         "scores.png", "wins.png"]
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in folder.iterdir())
+
+
+def test_a_seat_that_never_wins_draws_its_error_bar(capsys, tmp_path):
+    """0 wins of N: the interval starts at 0 exactly (rounding once put it
+    a hair above the rate, and matplotlib refused a negative error bar)."""
+    for n in (3, 7, 500, 2177):
+        lo, hi = wilson(0, n)
+        assert lo == 0.0 < hi
+        lo, hi = wilson(n, n)
+        assert lo < hi == 1.0
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "e.html"
+    status, _, err = report(capsys, ENDURANCE, "--games", "3", "--won", "Rescue", "--no-firing",
+                            "--html", str(page))
+    assert status == 0 and err == "" and page.exists()

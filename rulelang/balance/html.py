@@ -41,8 +41,8 @@ def _wins(plt: Any, f: Mapping[str, Any]) -> Any:
         seats = f["seats"]
         names = [f"P{s['seat']}\n{s['player']}" for s in seats]
         rates = [100 * s["win_rate"] for s in seats]
-        err = [[100 * (s["win_rate"] - s["ci95"][0]) for s in seats],
-               [100 * (s["ci95"][1] - s["win_rate"]) for s in seats]]
+        err = [[max(0.0, 100 * (s["win_rate"] - s["ci95"][0])) for s in seats],
+               [max(0.0, 100 * (s["ci95"][1] - s["win_rate"])) for s in seats]]
         ax.bar(names, rates, yerr=err, capsize=6, color="#4c78a8")
         if f["players"] > 1:
             ax.axhline(100 / f["players"], color="#999", linestyle="--", linewidth=1,
@@ -93,8 +93,8 @@ def _options(plt: Any, f: Mapping[str, Any]) -> Any:
     names = list(opts)
     fig, ax = plt.subplots(figsize=(7, 0.9 + 0.32 * len(names)))
     rates = [100 * o["win_rate"] for o in opts.values()]
-    err = [[100 * (o["win_rate"] - o["ci95"][0]) for o in opts.values()],
-           [100 * (o["ci95"][1] - o["win_rate"]) for o in opts.values()]]
+    err = [[max(0.0, 100 * (o["win_rate"] - o["ci95"][0])) for o in opts.values()],
+           [max(0.0, 100 * (o["ci95"][1] - o["win_rate"])) for o in opts.values()]]
     ax.barh(names[::-1], rates[::-1], xerr=[err[0][::-1], err[1][::-1]], capsize=4, color="#72b7b2")
     ax.set_xlabel("wins of the seats that took it, % (95% interval)")
     ax.set_xlim(0, 100)

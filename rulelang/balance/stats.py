@@ -154,7 +154,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> Tuple[float, float]:
     d = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # (the interval holds p; rounding must not put p a hair outside it)
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def percentile(hist: Mapping[int, int], q: float) -> Optional[float]:
