@@ -195,11 +195,11 @@ def test_html_and_png(capsys, tmp_path):
                             "--png", str(folder))
     assert status == 0
     text = page.read_text(encoding="utf-8")
-    assert text.count("src='data:image/png;base64,") == 5
+    assert text.count("src='data:image/png;base64,") == 6
     assert "http" not in text.replace("http-equiv", "") and "<script" not in text
     assert "Racing to the North Pole: balance report" in text and "expedition = " in text
-    assert sorted(p.name for p in folder.iterdir()) == ["firing.png", "length.png", "options.png",
-                                                        "scores.png", "wins.png"]
+    assert sorted(p.name for p in folder.iterdir()) == ["endings.png", "firing.png", "length.png",
+                                                        "options.png", "scores.png", "wins.png"]
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in folder.iterdir())
 
 

@@ -60,6 +60,17 @@ def _wins(plt: Any, f: Mapping[str, Any]) -> Any:
     return fig
 
 
+def _endings(plt: Any, f: Mapping[str, Any]) -> Any:
+    ends = f["endings"]
+    fig, ax = plt.subplots(figsize=(7, 0.9 + 0.32 * len(ends)))
+    ax.barh(list(ends)[::-1], [100 * e["share"] for e in ends.values()][::-1], color="#f58518")
+    ax.set_xlabel("% of games")
+    ax.set_xlim(0, 100)
+    ax.set_title("Endings")
+    fig.tight_layout()
+    return fig
+
+
 def _length(plt: Any, f: Mapping[str, Any]) -> Any:
     fig, ax = plt.subplots(figsize=(7, 3.2))
     _hist_bars(ax, f["length"]["histogram"])
@@ -130,7 +141,8 @@ def plots(doc: Mapping[str, Any]) -> List[Tuple[str, str, Any]]:
     plt = _pyplot()
     f = doc["figures"]
     makers: List[Tuple[str, str, Callable[[Any, Mapping[str, Any]], Any]]] = [
-        ("wins.png", "Win rate by seat", _wins), ("length.png", "Game length", _length)]
+        ("wins.png", "Win rate by seat", _wins), ("endings.png", "Endings", _endings),
+        ("length.png", "Game length", _length)]
     if f.get("scored"):
         makers.append(("scores.png", "Scores", _scores))
     if f.get("options") and f.get("ranked"):
