@@ -114,8 +114,8 @@ def _play_one(game: Game, setup: Setup, seed: int, tally: Tally, counted: Option
             legal = st.legal_moves()
             seat = st.current_player
             assert seat is not None
-            if first is None:
-                first = seat
+            if first is None:       # the first turn's player (setup's choices are not a turn)
+                first = st.turn_player
             branching[len(legal)] = branching.get(len(legal), 0) + 1
             decisions += 1
             move = bots[seat].choose(st)

@@ -48,7 +48,8 @@ class Tally:
     nobody: int = 0
     #: games with more than one winner
     shared_games: int = 0
-    #: win units of whoever made the first decision of a game
+    #: win units of the player of each game's first turn (the first
+    #: decision's turn: choices in setup belong to no turn)
     first_units: int = 0
     #: seat -> {score: games}
     scores: List[Dict[int, int]] = attrs.Factory(list)

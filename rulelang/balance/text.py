@@ -69,7 +69,7 @@ def format_report(f: Mapping[str, Any], header: Sequence[str]) -> str:
         fp = f.get("first_player")
         if fp:
             adv = fp["advantage_ci95"]
-            lines.append(f"  first to decide wins {pct(fp['win_rate'])} {interval(fp['ci95'])} "
+            lines.append(f"  first player wins {pct(fp['win_rate'])} {interval(fp['ci95'])} "
                          f"(fair {pct(fp['fair'])}): advantage {100 * fp['advantage']:+.1f} points "
                          f"[{100 * adv[0]:+.1f}, {100 * adv[1]:+.1f}]")
             if len({s["player"] for s in seats}) > 1:
