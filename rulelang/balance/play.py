@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Tuple
 
 import attrs
 
@@ -22,6 +22,9 @@ from ..engine import Game
 from ..errors import RulesetError
 from ..players import player
 from .stats import Tally, units
+
+if TYPE_CHECKING:
+    from ..testing.coverage import Coverage
 
 #: A game longer than this many moves is stopped (unless the ruleset says
 #: ``# conformance: max-moves N``).
@@ -65,7 +68,7 @@ def play_range(game: Game, setup: Setup, first: int, count: int,
     (added to ``into`` when given: a Ctrl-C part way then leaves it with
     the games that ended, and the firing counts of the one cut short)."""
     tally = Tally(setup.players) if into is None else into
-    counted = None
+    counted: Optional[Coverage] = None
     if setup.firing:
         from ..testing.coverage import Coverage
         counted = Coverage(game)
@@ -87,11 +90,11 @@ def play_range(game: Game, setup: Setup, first: int, count: int,
     return tally
 
 
-def _play_one(game: Game, setup: Setup, seed: int, tally: Tally, counted: Optional[object],
+def _play_one(game: Game, setup: Setup, seed: int, tally: Tally, counted: Optional[Coverage],
               ranked: bool, options: Dict[FrozenSet[str], str]) -> None:
     n = setup.players
     st = game.new_game(players=n, seed=seed, log=False)
-    twin = counted.new_game(players=n, seed=seed) if counted is not None else None  # type: ignore[attr-defined]
+    twin = counted.new_game(players=n, seed=seed) if counted is not None else None
     bots = [player(spec, seed=seed * 1000003 + s, won=setup.won) for s, spec in enumerate(setup.seats)]
     rng = random.Random(seed ^ 0xC4A7CE)
     track = n > 1 and bool(game.ruleset.score)
