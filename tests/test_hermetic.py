@@ -19,9 +19,10 @@ PACKAGE = ROOT / "rulelang"
 #: the state, the network, processes, threads.
 FORBIDDEN = {"time", "datetime", "random", "socket", "subprocess", "urllib", "http", "asyncio",
              "threading", "multiprocessing", "ctypes", "requests", "uuid", "tempfile"}
-#: The harness (the package rulelang/testing/), the simulation tool and
-#: the command line may (they time runs, start workers).
-NOT_ENGINE = {"testing", "simulate.py", "cli.py", "__main__.py"}
+#: The harness (the package rulelang/testing/), the simulation tool, the
+#: balance report, the players (their own seeded generators, a time
+#: budget) and the command line may (they time runs, start workers).
+NOT_ENGINE = {"testing", "simulate.py", "cli.py", "__main__.py", "players.py", "balance"}
 
 
 def engine_modules():

@@ -119,7 +119,8 @@ STAGES = [
     (3, "trust", ("rulelang.trust",)),
     (4, "engine", ("rulelang.engine",)),
     (5, "tools", ("rulelang.api", "rulelang.cache", "rulelang.validate", "rulelang.cli",
-                  "rulelang.testing", "rulelang.simulate")),
+                  "rulelang.testing", "rulelang.simulate", "rulelang.players",
+                  "rulelang.balance")),
 ]
 
 
