@@ -68,10 +68,7 @@ def play_range(game: Game, setup: Setup, first: int, count: int,
     (added to ``into`` when given: a Ctrl-C part way then leaves it with
     the games that ended, and the firing counts of the one cut short)."""
     tally = Tally(setup.players) if into is None else into
-    counted: Optional[Coverage] = None
-    if setup.firing:
-        from ..testing.coverage import Coverage
-        counted = Coverage(game)
+    counted = _counter(game)[1] if setup.firing else None
     ranked = is_ranked(game, setup)
     options = _option_sets(game)
     try:
@@ -83,11 +80,28 @@ def play_range(game: Game, setup: Setup, first: int, count: int,
     finally:
         if counted is not None:
             tally.firing_counted = True
+            seen = _counter(game)[2]
             for part in counted.report().parts:
                 if part.count is not None:
                     key = f"{part.name} (line {part.line})"
-                    tally.firing[key] = tally.firing.get(key, 0) + part.count
+                    tally.firing[key] = tally.firing.get(key, 0) + part.count - seen.get(key, 0)
+                    seen[key] = part.count
     return tally
+
+
+#: game -> (the game, its counted copy, the counts already handed out): one
+#: counted copy a process (compiling one takes longer than a small chunk).
+_COUNTED: Dict[int, Tuple[Game, "Coverage", Dict[str, int]]] = {}
+
+
+def _counter(game: Game) -> Tuple[Game, "Coverage", Dict[str, int]]:
+    found = _COUNTED.get(id(game))
+    if found is None or found[0] is not game:
+        from ..testing.coverage import Coverage
+        if len(_COUNTED) >= 8:
+            _COUNTED.clear()
+        found = _COUNTED[id(game)] = (game, Coverage(game), {})
+    return found
 
 
 def _play_one(game: Game, setup: Setup, seed: int, tally: Tally, counted: Optional[Coverage],
