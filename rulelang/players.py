@@ -14,12 +14,14 @@ What a player may know.  In sample mode a state carries its generator, so a
 clone would roll the very dice and draw the very cards the real game is
 going to: a player that looked ahead on a plain clone would read the
 future.  Every clone a player looks ahead on is first *determinized* for
-its seat (``determinize``): its generator reseeded from the player's own,
-the cards of every pile the seat may not see (decks, the others' hidden
-piles, shared hidden piles) dealt again at random into the same places,
-each card only among the places of cards from its own starting deck, and the stats and piece values the seat may not
-see put back to their declared starting values.  What the seat sees is
-kept; so two states that look the same to the seat give the same choice.
+its seat (``determinize``): its generator reseeded from the player's own;
+the cards of the hidden piles the seat may not see (the others' hands, a
+pile face down) dealt again at random with the decks, each card only among
+the places of cards from its own starting deck (a deck by itself is left:
+its draws are at random, and the new generator decides them); and the
+stats and piece values the seat may not see put back to their declared
+starting values.  What the seat sees is kept, so two states that look the
+same to the seat give the same choice.
 
 Known gap (reported): the engine has no way to draw *hidden values*
 again consistently with what the seat saw (a hidden stat set from a hidden
