@@ -125,10 +125,13 @@ def _firing(plt: Any, f: Mapping[str, Any]) -> Any:
     values = [v / g for _, v in shown]
     colors = ["#e45756" if v == 0 else "#54a24b" for _, v in shown]
     ax.barh(labels[::-1], values[::-1], color=colors[::-1])
+    for tick, value in zip(ax.get_yticklabels(), values[::-1]):
+        if value == 0:      # (a bar of nothing: the name says it in red)
+            tick.set_color("#e45756")
     ax.set_xscale("symlog", linthresh=0.01)
     ax.margins(y=0.005)
     ax.tick_params(axis="y", labelsize=7)
-    ax.set_xlabel("times a game (red: never fired)")
+    ax.set_xlabel("times a game (named in red: never fired)")
     more = len(firing) - len(shown)
     ax.set_title("Rules, rows and choices fired" + (f" (the {len(shown)} shown of {len(firing)})"
                                                    if more > 0 else ""))
