@@ -83,7 +83,8 @@ def play_range(game: Game, setup: Setup, first: int, count: int,
             seen = _counter(game)[2]
             for part in counted.report().parts:
                 if part.count is not None:
-                    key = f"{part.name} (line {part.line})"
+                    place = f"(line {part.line})"
+                    key = part.name if part.name.endswith(place) else f"{part.name} {place}"
                     tally.firing[key] = tally.firing.get(key, 0) + part.count - seen.get(key, 0)
                     seen[key] = part.count
     return tally
