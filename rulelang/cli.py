@@ -3,8 +3,11 @@
     rulelang check FILE...                 find every problem in rule files
     rulelang compile FILE [--format json|yaml] [-o OUT]   write the checked IR
     rulelang validate FILE...              schema + checker for .rules/.json/.yaml
-    rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=random] [--param NAME=N] [--load SAVE]
+    rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=PLAYER] [--param NAME=N] [--load SAVE]
     rulelang simulate FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--workers N]
+                      [--seat K=PLAYER] [--won ENDING] [--dask ADDRESS] [--json F] [--html F] [--png DIR]
+    rulelang odds FILE [--phase NAME] [--moves LABEL...] [--set STAT=N] [--vary STAT=LOW..HIGH]
+                                           exact chances of the rows and tests ahead of a position
     rulelang conformance FILE... [--games N] [--seed S] [--workers N]   check the move API
     rulelang coverage FILE [--games N] [--players N] [--seed S] [--param NAME=N] [--json OUT]
                                            which statements random games reach, which never run
@@ -16,7 +19,6 @@
 from __future__ import annotations
 
 import argparse
-import collections
 import json
 import sys
 import time
@@ -152,71 +154,17 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play many games (random or built-in players) and print the balance report."""
+    from .balance.command import simulate
     game = _game_with_params(args)
-    if game is None:
-        return 1
-    players = game.min_players if args.players is None else args.players
-    if not game.min_players <= players <= game.max_players:
-        print(f"error: {game.title} is for {game.players_text}, not {players}", file=sys.stderr)
-        return 2
-    if args.games < 1:
-        print(f"error: --games is how many games to play, at least 1, not {args.games}",
-              file=sys.stderr)
-        return 2
-    if args.workers < 1:
-        print(f"error: --workers is how many processes to play in, at least 1, not {args.workers}",
-              file=sys.stderr)
-        return 2
-    import contextlib
+    return 1 if game is None else simulate(args, game)
 
-    from .simulate import random_games
-    endings: collections.Counter[Optional[str]] = collections.Counter()
-    wins = [0.0] * players
-    totals = [0] * players
-    moves = n = nobody = 0      # (nobody: games no player won, as a winner's 'where' allows)
-    interrupted = False
-    t0 = time.perf_counter()
-    try:
-        # The games in seed order, however many processes play them, so
-        # every figure but the speed is the same for any --workers.
-        with contextlib.closing(random_games(game, players, args.seed, args.games,
-                                             args.workers)) as played:
-            for made, scores, winners, ending in played:
-                moves += made
-                n += 1
-                endings[ending] += 1
-                for s in range(players):
-                    totals[s] += scores[s]
-                for w in winners:
-                    wins[w] += 1 / len(winners)
-                nobody += not winners
-    except RulesetError as e:
-        print(e.format(), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        interrupted = True
-    dt = max(time.perf_counter() - t0, 1e-9)
-    if n == 0:
-        print(f"{game.title}: interrupted before the first game ended", file=sys.stderr)
-        return 130
-    print(f"{game.title}: {n} random games, {players} player{'s' if players > 1 else ''}, "
-          f"seeds {args.seed}..{args.seed + n - 1}"
-          + (f" (interrupted: {args.games - n} not played)" if interrupted else ""))
-    print(f"  {n / dt:.0f} games/s, {moves / dt:.0f} moves/s, {moves / n:.1f} moves per game")
-    # Wins are for a game that scores and has more than one player: alone,
-    # the best score is always the player's own, and with no 'score' every
-    # seat ties at 0; those games report their endings only.  A winner's
-    # 'where' makes them count anyway (a solitaire game won at a target).
-    ranked = (bool(game.ruleset.score) and players > 1) or game.ruleset.winner_where is not None
-    for s in range(players):
-        won = f", wins {100 * wins[s] / n:.1f}%" if ranked else ""
-        scored = f"average score {totals[s] / n:.2f}" if game.ruleset.score else "no score"
-        print(f"  P{s}: {scored}{won}")
-    if ranked and nobody:
-        print(f"  nobody wins: {100 * nobody / n:.1f}%")
-    for ending, k in endings.most_common():
-        print(f"  ending {ending!r}: {100 * k / n:.1f}%")
-    return 130 if interrupted else 0
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    """Exact chances from a position, through explicit chance."""
+    from .balance import odds
+    game = _game_with_params(args)
+    return 1 if game is None else odds.command(args, game)
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -341,19 +289,19 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--players", type=int)
     c.add_argument("--seed", type=int)
     c.add_argument("--auto", action="store_true", help="random players in every seat; print the log")
-    c.add_argument("--seat", action="append", metavar="K=random", help="let a bot take seat K (random)")
+    c.add_argument("--seat", action="append", metavar="K=PLAYER",
+                   help="let a player take seat K: random, greedy, mcts or mcts:N")
     c.add_argument("--load", metavar="SAVE", help="go on with a game saved by the 'save' command")
     c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
     c.set_defaults(func=cmd_play)
-    c = sub.add_parser("simulate", help="play many random games and summarise them")
-    c.add_argument("file", metavar="FILE")
-    c.add_argument("--games", type=int, default=1000)
-    c.add_argument("--players", type=int)
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
-    c.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="processes to play in (default 1; the figures are the same for any N)")
+    c = sub.add_parser("simulate", help="play many games and report on the game's balance")
+    from .balance.command import add_arguments as simulate_arguments
+    simulate_arguments(c)
     c.set_defaults(func=cmd_simulate)
+    c = sub.add_parser("odds", help="exact chances of the table rows and tests ahead of a position")
+    from .balance.odds import add_arguments as odds_arguments
+    odds_arguments(c)
+    c.set_defaults(func=cmd_odds)
     c = sub.add_parser("conformance", help="play random games checking every promise of the move API")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--games", type=int, default=200, help="games per chance mode (default 200)")

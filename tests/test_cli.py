@@ -70,7 +70,7 @@ def test_simulate_summarises(capsys):
     assert main(["simulate", NP, "--games", "20", "--players", "2"]) == 0
     out = capsys.readouterr().out
     assert "20 random games, 2 players" in out
-    assert "ending 'every expedition is home or lost': 100.0%" in out
+    assert "100.0%  every expedition is home or lost (20)" in out
 
 
 def test_python_dash_m():
@@ -121,8 +121,8 @@ def test_simulate_does_not_call_a_lone_player_or_a_scoreless_game_a_winner(capsy
     reports its endings only."""
     assert main(["simulate", ENDURANCE, "--games", "5"]) == 0
     out = capsys.readouterr().out
-    assert "5 random games, 1 player," in out and "wins" not in out and "average score" in out
-    assert "ending " in out
+    assert "5 random games, 1 player," in out and "Wins (" not in out and "Scores:" in out
+    assert "Endings:" in out
     nim = ROOT / "examples" / "nim.rules"
     text = nim.read_text(encoding="utf-8").replace("score { if took_last then 1 else 0 }", "")
     assert "score" not in text.split("end ")[-1]
@@ -130,7 +130,7 @@ def test_simulate_does_not_call_a_lone_player_or_a_scoreless_game_a_winner(capsy
     path.write_text(text, encoding="utf-8")
     assert main(["simulate", str(path), "--games", "5"]) == 0
     out = capsys.readouterr().out
-    assert "P0: no score" in out and "wins" not in out
+    assert "P0: no score" in out and "Wins (" not in out
 
 
 def test_an_interrupted_simulation_reports_the_games_played(monkeypatch, capsys):

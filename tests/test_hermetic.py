@@ -20,10 +20,12 @@ PACKAGE = ROOT / "rulelang"
 FORBIDDEN = {"time", "datetime", "random", "socket", "subprocess", "urllib", "http", "asyncio",
              "threading", "multiprocessing", "ctypes", "requests", "uuid", "tempfile"}
 #: The harness (the package rulelang/testing/), the simulation tool, the
-#: command line, the terminal player (rulelang/play/) and the web server
-#: (rulelang/serve/) may (they time runs, start workers, serve sockets,
-#: make seeds and tokens).
-NOT_ENGINE = {"testing", "simulate.py", "cli.py", "__main__.py", "play", "serve"}
+#: command line, the terminal player (rulelang/play/), the web server
+#: (rulelang/serve/), the balance report and the players (their own seeded
+#: generators, a time budget) may (they time runs, start workers, serve
+#: sockets, make seeds and tokens).
+NOT_ENGINE = {"testing", "simulate.py", "cli.py", "__main__.py", "play", "serve", "players.py",
+              "balance"}
 
 
 def engine_modules():

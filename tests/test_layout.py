@@ -121,7 +121,8 @@ STAGES = [
     (4, "engine", ("rulelang.engine",)),
     (5, "tools", ("rulelang.api", "rulelang.cache", "rulelang.validate", "rulelang.cli",
                   "rulelang.testing", "rulelang.simulate", "rulelang.serve", "rulelang.play",
-                  "rulelang.highlight", "rulelang.lsp", "rulelang.adapters")),
+                  "rulelang.highlight", "rulelang.lsp", "rulelang.adapters",
+                  "rulelang.players", "rulelang.balance")),
 ]
 
 

@@ -14,6 +14,8 @@ import sys
 
 import pytest
 
+from rulelang.players import SPECS
+
 import rulelang
 from rulelang.cli import main
 from rulelang.play import render, terminal
@@ -245,9 +247,9 @@ def test_undo_goes_back_to_the_last_decision(monkeypatch):
 
 def test_seats_that_do_not_exist_or_players_unknown_are_one_line(capsys):
     for argv, line in [(["--seat", "2=random"], "error: --seat 2=random: the seats of this game are 0 to 1"),
-                       (["--seat", "1=genius"], "error: --seat 1=genius: there is no player 'genius'; "
-                                                "the players are: random"),
-                       (["--seat", "x"], "error: --seat takes K=random (a seat number, then the player), "
+                       (["--seat", "1=genius"], "error: --seat 1=genius: unknown player 'genius': "
+                                                "a player is " + SPECS),
+                       (["--seat", "x"], "error: --seat takes K=PLAYER (a seat number, then random, greedy, mcts or mcts:N), "
                                          "not 'x'"),
                        (["--players", "9"], "error: Racing to the North Pole is for 2 to 4 players, not 9")]:
         assert main(["play", NP] + argv) == 2
@@ -270,8 +272,9 @@ def test_every_bot_comes_from_one_function():
     state = shipped("northpole.rules").new_game(players=2, seed=1)
     a, b = terminal._bot("random", 9), terminal._bot("random", 9)
     assert [a(state).label for _ in range(5)] == [b(state).label for _ in range(5)]
-    with pytest.raises(ValueError, match="there is no player 'mcts:200'"):
-        terminal._bot("mcts:200", 1)
+    assert terminal._bot("mcts:20", 1)(state) in state.legal_moves()
+    with pytest.raises(ValueError, match="unknown player 'wizard'"):
+        terminal._bot("wizard", 1)
 
 
 def screens_of(path, players, seed, decisions):

@@ -289,7 +289,7 @@ def test_a_game_whose_ruleset_is_gone_is_kept_not_played(served, hostile):
 def test_restarts_keep_parameters_and_bots(tmp_path):
     pig = rulelang.load(os.path.join(ROOT, "examples", "pig.rules"))
     path = str(tmp_path / "games.sqlite")
-    hall = Hall([Ruleset("pig", "pig.rules", pig)], Store(path))
+    hall = Hall([Ruleset("pig", "pig.rules", pig)], Store(path), seeds=lambda: 3)   # (a game that lasts)
     client = TestClient(make_app(hall))
     r = client.post("/api/games", json={"ruleset": "pig", "players": 2, "params": {"target": 12},
                                         "bots": {"1": "random"}})

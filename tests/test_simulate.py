@@ -71,9 +71,13 @@ def test_two_workers_print_what_one_prints(case, capsys, tmp_path):
     assert one[0] == 0 and one[2] == ""
     assert one == simulate(capsys, *argv, "--workers", "2")
     if case == "unscored":
-        assert "P0: no score" in one[1][1]
-    else:
-        assert "average score" in one[1][1]
+        assert "  P0: no score" in one[1]
+        assert any(line.startswith("No wins counted: the ruleset has no score") for line in one[1])
+    elif case == "scored":
+        assert one[1][2] == "Wins (95% Wilson interval):" and "Scores:" in one[1][8]
+    else:       # alone, with no 'winner where': outcomes, not wins (never "wins 100%")
+        assert one[1][2].startswith("No wins counted: a game played alone")
+        assert "Scores:" in one[1][3] and "Wins" not in "\n".join(one[1])
 
 
 def test_more_workers_than_games(capsys):
@@ -136,7 +140,11 @@ def test_the_first_error_in_seed_order_and_the_games_before_it(tmp_path, capsys)
     assert len(one[0]) == 22            # seed 23 is the first to loop (31, 32, 36, 38 too)
     assert until_error(2) == one
     status, lines, err = simulate(capsys, str(path), "--games", "40", "--seed", "1", "--workers", "2")
-    assert (status, lines, err.strip()) == (1, [], one[1])
+    # The report goes on past a game a rule error ends: the others are
+    # counted, the failed ones listed by seed, and the status is 1.
+    assert status == 1 and lines[0].startswith("Runaway: 35 random games")
+    assert "Games a rule error ended (5, not counted):" in lines
+    assert err.splitlines()[0] == f"rule error in seed 23: {one[1].splitlines()[0]}"
 
 
 def test_chunks_cover_the_seeds_once_in_order():

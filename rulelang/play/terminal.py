@@ -49,12 +49,10 @@ COMMANDS = ("help", "log", "state", "undo", "save", "quit", "exit")
 
 def _bot(spec: str, seed: int) -> Bot:
     """The player a ``--seat K=SPEC`` asks for (the one place specs are
-    read): ``random`` picks uniformly among the legal moves.  An unknown
-    spec raises ValueError saying which exist."""
-    if spec == "random":
-        rng = random.Random(seed)
-        return lambda state: rng.choice(state.legal_moves())
-    raise ValueError(f"there is no player {spec!r}; the players are: random")
+    read): any of ``rulelang.players`` (random, greedy, mcts, mcts:N).  An
+    unknown spec raises ValueError saying which exist."""
+    from ..players import player
+    return player(spec, seed).choose
 
 
 class Screen:
@@ -421,7 +419,7 @@ def _seats(specs: Optional[List[str]], players: int, seed: int) -> Dict[int, Bot
     for spec in specs or ():
         seat, eq, kind = spec.partition("=")
         if not eq or not seat.strip().isdigit():
-            raise ValueError(f"--seat takes K=random (a seat number, then the player), not {spec!r}")
+            raise ValueError(f"--seat takes K=PLAYER (a seat number, then random, greedy, mcts or mcts:N), not {spec!r}")
         k = int(seat)
         if k >= players:
             raise ValueError(f"--seat {spec}: the seats of this game are 0 to {players - 1}")

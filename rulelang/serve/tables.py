@@ -13,7 +13,6 @@ import asyncio
 import hashlib
 import hmac
 import os
-import random
 import secrets
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
@@ -27,7 +26,7 @@ from .store import Row, Seat, Store, now, token_hash
 Bot = Callable[[State], Move]
 
 #: The bot specs a game may name (``_bot``).
-BOTS = ("random",)
+BOTS = ("random", "greedy")
 #: The most log entries a view carries (the newest).
 LOG_SHOWN = 60
 #: The most games the server holds.
@@ -47,13 +46,14 @@ class ServeError(Exception):
 
 
 def _bot(spec: str, seed: int) -> Bot:
-    """The one place a bot is made from its spec (``random`` for now; the
-    players of the balance report will be reached from here).  Raises
-    ``ValueError`` for a spec it does not know."""
-    if spec == "random":
-        rng = random.Random(seed)
-        return lambda state: rng.choice(state.legal_moves())
-    raise ValueError(f"unknown bot {spec!r}; bots: {', '.join(BOTS)}")
+    """The one place a bot is made from its spec: a player of
+    ``rulelang.players``.  Only the quick ones are offered (a bot moves on
+    the server's event loop; a searching player would hold up every
+    game).  Raises ``ValueError`` for a spec it does not know."""
+    if spec not in BOTS:
+        raise ValueError(f"unknown bot {spec!r}; bots: {', '.join(BOTS)}")
+    from ..players import player
+    return player(spec, seed).choose
 
 
 @attrs.define
