@@ -101,7 +101,11 @@ def check_all(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Tuple[List[Dia
     """(errors, warnings)."""
     c = Checker(rs, limits or DEFAULT)
     errors = c.run()
-    return errors, c.warnings
+    from ..syntax.traps import traps     # (how the text reads: rulelang/syntax/traps.py)
+    notes, warnings = traps(rs)
+    if errors and notes:
+        errors = sorted(errors + notes, key=lambda d: (d.line, d.column))
+    return errors, sorted(c.warnings + warnings, key=lambda d: (d.line, d.column))
 
 
 def resolve_ruleset(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Resolved:
