@@ -67,6 +67,8 @@ class Mistake:
     applies: Callable[[Context], bool]
     message: str
     example: str
+    #: The column to point at, when it is not where the parser stopped.
+    column: Optional[Callable[[Context], int]] = None
 
 
 def _is(found: str, *kinds: str) -> Callable[[Context], bool]:
@@ -76,6 +78,11 @@ def _is(found: str, *kinds: str) -> Callable[[Context], bool]:
 _PHASE = 'game "G"\nplayers 2\nper player {{ pts 0 }}\nturn {{\n  phase p {{\n    {}\n  }}\n}}\n'
 
 MISTAKES: Tuple[Mistake, ...] = (
+    Mistake("elif",
+            lambda c: re.match(r"\s*(elif|elsif|elseif)\b", source_line(c.text, c.line)) is not None,
+            "write 'else if' ('elif' is not a word of the language): if a { … } else if b { … }",
+            _PHASE.format("if pts > 1 { pts += 1 }\n    elif pts > 0 { pts += 2 }"),
+            lambda c: len(source_line(c.text, c.line)) - len(source_line(c.text, c.line).lstrip()) + 1),
     Mistake("= to compare",
             lambda c: c.found == "=" and "CMP" in c.expected,
             "'=' sets a value; to compare two values write '==' (as in: if r == 1)",
@@ -89,7 +96,8 @@ MISTAKES: Tuple[Mistake, ...] = (
             lambda c: c.found == "==" and bool(c.expected & {"EQ", "ASSIGN_OP"})
             or c.found == "=" and re.search(r"(^|[^-+!<>=])=\s*$", c.before) is not None,
             "'==' compares two values; to set a value write '=' (as in: pts = 1)",
-            _PHASE.format("pts == 1")),
+            _PHASE.format("pts == 1"),
+            lambda c: c.column - 1 if c.found == "=" else c.column),
     Mistake("&&",
             lambda c: c.after.startswith("&"),
             "write 'and' to join two conditions (as in: if a > 1 and b > 1), not '&&'",
@@ -102,10 +110,6 @@ MISTAKES: Tuple[Mistake, ...] = (
             lambda c: c.after.startswith("!") and not c.after.startswith("!="),
             "write 'not' to turn a condition around (as in: if not done), not '!'",
             _PHASE.format("if !pts { pts += 1 }")),
-    Mistake("elif",
-            lambda c: re.match(r"\s*(elif|elsif|elseif)\b", source_line(c.text, c.line)) is not None,
-            "write 'else if' ('elif' is not a word of the language): if a { … } else if b { … }",
-            _PHASE.format("if pts > 1 { pts += 1 }\n    elif pts > 0 { pts += 2 }")),
     Mistake("++",
             lambda c: c.after.startswith("++") or c.after.startswith("--") and "ASSIGN_OP" in c.expected,
             "write '+= 1' (or '-= 1') to add one (as in: pts += 1)",
@@ -272,7 +276,8 @@ def explain(text: str, filename: str, e: Exception, grammar: "lark.Lark") -> Tup
             return _diag(filename, text, brace[0], brace[1], message), c, True
     for m in MISTAKES:
         if m.applies(c):
-            return _diag(filename, text, *_place(text, c), m.message), c, False
+            line, column = _place(text, c)
+            return _diag(filename, text, line, m.column(c) if m.column else column, m.message), c, False
     wanted = in_words(c.expected, grammar)
     if c.kind == "$END":
         message = f"the file ends too early; expected {wanted}"
