@@ -13,7 +13,6 @@
     messages   the words of a syntax error (what the parser expected)
     diagnose   syntax errors that teach: typical mistakes, a block left
                open, what was expected in words, every error of a file
-    traps      warnings for text that parses but probably means otherwise
     fmt        ``rulelang fmt``: the canonical layout (``format_source``)
 """
 

@@ -318,16 +318,12 @@ _DECLARATION = re.compile(
     r"|turn|whenever|on|reroll|end|score|winner)\b")
 
 
-def _blank(text: str, start: int, end: int, keep_braces: bool) -> str:
-    """``text`` with ``start:end`` turned to spaces (line breaks kept, and
-    braces outside quotes and comments if ``keep_braces``)."""
-    part = text[start:end]
-    if keep_braces:
-        kept = {m.start() for m in _BRACE_SCAN.finditer(part) if m.group() in "{}"}
-        new = "".join(ch if ch in "\r\n" or i in kept else " " for i, ch in enumerate(part))
-    else:
-        new = "".join(ch if ch in "\r\n" else " " for ch in part)
-    return text[:start] + new + text[end:]
+def _blank(text: str, start: int, end: int) -> str:
+    """``text`` with ``start:end`` turned to spaces (line breaks kept)."""
+    return text[:start] + _NOT_A_BREAK.sub(" ", text[start:end]) + text[end:]
+
+
+_NOT_A_BREAK = re.compile(r"[^\r\n]")
 
 
 def _line_span(text: str, line: int) -> Tuple[int, int]:
@@ -341,13 +337,26 @@ def _line_span(text: str, line: int) -> Tuple[int, int]:
 def _next_declaration(text: str, after_line: int) -> Optional[int]:
     """The offset of the first line after ``after_line`` that starts a
     declaration in the first column."""
-    lines = text.split("\n")
     offset = 0
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(text.split("\n"), 1):
         if number > after_line and _DECLARATION.match(line):
             return offset
         offset += len(line) + 1
     return None
+
+
+def _this_declaration(text: str, line: int) -> int:
+    """The offset of the last line up to ``line`` that starts a
+    declaration in the first column (0 if none does): the parser reads
+    the lines from there as it read them in the whole text."""
+    offset, found = 0, 0
+    for number, here in enumerate(text.split("\n"), 1):
+        if number > line:
+            break
+        if _DECLARATION.match(here):
+            found = offset
+        offset += len(here) + 1
+    return found
 
 
 def report(text: str, filename: str, first: Exception, grammar: "lark.Lark") -> List[Diagnostic]:
@@ -359,18 +368,22 @@ def report(text: str, filename: str, first: Exception, grammar: "lark.Lark") -> 
     work = text
     last = (c.line, c.column)
     by_line = not left_open     # read on after blanking the line (else: from the next declaration)
+    budget = 4 * len(text) + 50_000       # characters read again, at most (each reading is Lark's)
     for _ in range(4 * MOST):
-        if len(found) >= MOST:
+        if len(found) >= MOST or budget <= 0:
             break
         braces = [m.group() for m in _BRACE_SCAN.finditer(source_line(work, c.line)) if m.group() in "{}"]
         if by_line and c.kind not in ("RBRACE", "$END") and braces.count("{") == braces.count("}"):
             start, end = _line_span(work, c.line)
-            work = _blank(work, start, end, keep_braces=False)   # (as many '{' as '}')
+            begin = _this_declaration(work, c.line)
+            work = _blank(_blank(work, start, end), 0, begin)   # (as many '{' as '}' go)
         else:
             resume = _next_declaration(work, c.line - (c.column == 1 and c.kind != "SKIPPED"))
             if resume is None:
                 break
-            work = _blank(work, 0, resume, keep_braces=False)
+            begin = resume
+            work = _blank(work, 0, begin)
+        budget -= len(work) - begin
         try:
             grammar.parse(work)
             break

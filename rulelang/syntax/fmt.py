@@ -38,7 +38,6 @@ import contextlib
 import os
 import re
 import shutil
-import tempfile
 from typing import Any, List, Optional, Sequence, TextIO, Tuple, cast
 
 import attrs
@@ -296,10 +295,11 @@ def run(paths: Sequence[str], check: bool, stdin: TextIO, stdout: TextIO, stderr
 
 
 def _replace(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a file beside it, so that a
+    """Write ``text`` to ``path`` through a new file beside it, so that a
     failure half way leaves the old file whole."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(prefix=".fmt-", suffix=".rules", dir=folder)
+    temporary = os.path.join(os.path.dirname(os.path.abspath(path)),
+                             f".{os.path.basename(path)}.fmt-{os.getpid()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)

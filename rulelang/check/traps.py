@@ -127,7 +127,7 @@ def traps(rs: ir.Ruleset) -> Tuple[List[Diagnostic], List[Diagnostic]]:
             for stmts in _statement_lists(node):
                 found += _one_statement_bodies(rs, stmts)
         notes += _counts_as_conditions(rs, node)
-    if not rs.score:
+    if not rs.score and rs.max_players >= 2:       # (a solo game's result may be its ending)
         found.append(_warn(rs, None,
                            "the ruleset has no 'score' block: every player scores 0, so every "
                            "game ends in a tie (add one, e.g. score { points })"))
