@@ -1,6 +1,7 @@
 """Stage 5: the command line.
 
     rulelang check FILE...                 find every problem in rule files
+    rulelang fmt [--check] FILE...         lay rule files out in the one canonical layout
     rulelang compile FILE [--format json|yaml] [-o OUT]   write the checked IR
     rulelang validate FILE...              schema + checker for .rules/.json/.yaml
     rulelang play FILE [--players N] [--seed S] [--auto] [--seat K=PLAYER] [--param NAME=N] [--load SAVE]
@@ -269,12 +270,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return run(args.files, args.host, args.port, args.db)
 
 
+def cmd_fmt(args: argparse.Namespace) -> int:
+    from .syntax import fmt
+    return fmt.run(args.files, args.check, sys.stdin, sys.stdout, sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rulelang", description="Check, compile, play and simulate rulelang rule files.")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="report every problem in rule files")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.set_defaults(func=cmd_check)
+    c = sub.add_parser("fmt", help="lay rule files out in the one canonical layout (in place; '-': stdin to stdout)")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    c.add_argument("--check", action="store_true", help="change nothing; list the files that would change "
+                                                       "and exit with status 1 if there are any")
+    c.set_defaults(func=cmd_fmt)
     c = sub.add_parser("compile", help="write the checked ruleset as JSON or YAML")
     c.add_argument("file", metavar="FILE")
     c.add_argument("-o", "--output", metavar="OUT", help="the file to write (default: standard output)")

@@ -13,10 +13,10 @@ HEAD = 'game "X"\nplayers 2..4\nper player { men 5 }\n'
 
 @pytest.mark.parametrize("text, line, column, words", [
     (HEAD + "rule r { men += }\n", 4, 17, "expected a value"),
-    (HEAD + "rule r { if men > 2 men -= 1 }\n", 4, 21, "expected ':', '{'"),
+    (HEAD + "rule r { if men > 2 men -= 1 }\n", 4, 21, "expected ':' or '{'"),
     ('game X\n', 1, 6, 'expected a "quoted text"'),
     (HEAD + "rule r { men += 1 @ }\n", 4, 19, "unexpected character '@'"),
-    (HEAD + "rule r { men += 1\n", 4, 18, "the file ends too early"),
+    (HEAD + "rule r { men += 1\n", 4, 8, "this '{' is never closed"),   # (at the '{' that opened it)
     ("players 2..4\n", 1, 1, 'start it with game "Title"'),
     (HEAD + 'game "Y"\n', 4, 1, "'game' is declared twice"),
 ])

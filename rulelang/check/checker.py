@@ -14,6 +14,7 @@ from ..limits import DEFAULT, Limits
 from .declarations import Declarations
 from .purity import pure_rules
 from .resolve import Resolved
+from .traps import traps
 from .types import BOOL, NUM, TEXT, one_kind
 
 
@@ -101,7 +102,10 @@ def check_all(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Tuple[List[Dia
     """(errors, warnings)."""
     c = Checker(rs, limits or DEFAULT)
     errors = c.run()
-    return errors, c.warnings
+    notes, warnings = traps(rs)
+    if errors and notes:
+        errors = sorted(errors + notes, key=lambda d: (d.line, d.column))
+    return errors, sorted(c.warnings + warnings, key=lambda d: (d.line, d.column))
 
 
 def resolve_ruleset(rs: ir.Ruleset, limits: Optional[Limits] = None) -> Resolved:

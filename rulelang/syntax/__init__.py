@@ -11,6 +11,9 @@
     transform  the parse tree → IR nodes, with positions
     places     tokens and places, as the parse-tree methods are given them
     messages   the words of a syntax error (what the parser expected)
+    diagnose   syntax errors that teach: typical mistakes, a block left
+               open, what was expected in words, every error of a file
+    fmt        ``rulelang fmt``: the canonical layout (``format_source``)
 """
 
 from .parse import made_here, parse, parser

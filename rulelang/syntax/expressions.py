@@ -50,6 +50,9 @@ class Expressions:
         return ir.Compare("!=", c[0], c[1], _pos(meta))
 
     def neg(self, meta: Meta, c: List[Any]) -> Union[ir.Num, ir.Neg]:
+        if getattr(c[0], "type", None) == "LINE_MINUS":   # placed at the '-', not the line break
+            sign = str(c[0])
+            meta = Meta((c[0].line + sign.count("\n"), len(sign) - sign.rindex("\n") - 1))
         if isinstance(c[1], ir.Num):
             return ir.Num(-c[1].value, _pos(meta))
         return ir.Neg(c[1], _pos(meta))

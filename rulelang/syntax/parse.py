@@ -4,8 +4,8 @@
 limits (file size, nesting): first by the fast path (``lalr``, Lark's tables
 without Lark, the IR built as it reads); a text that path does not read
 is read again by Lark itself, whose errors become a ``RulesetSyntaxError``
-with file, line, column and what the parser expected (worded by
-``messages``), its tree handed to ``transform`` for the IR.  It remembers
+with file, line, column and what was probably meant (worded by
+``diagnose``, which reads on for the file's other errors), its tree handed to ``transform`` for the IR.  It remembers
 the rulesets it made (``made_here``) for the trust boundary.
 
 It exists apart from those two so that the order of the checks, and what
@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple, cast
 from .. import ir
 from ..errors import RulesetSyntaxError
 from ..limits import DEFAULT, Limits
-from . import lalr, tables
-from .messages import expected, nesting_message, shorten
+from . import diagnose, lalr, tables
+from .messages import nesting_message
 from .transform import ToIR, to_ir
 
 if TYPE_CHECKING:
@@ -157,27 +157,8 @@ def read_with_lark(text: str, filename: str, limits: Limits) -> ir.Ruleset:
             if e.interactive_parser is None:   # as a plain parse() would give it
                 e.interactive_parser = run
             raise
-    except lark.UnexpectedCharacters as e:
-        raise RulesetSyntaxError.at(
-            filename, e.line, e.column,
-            f"unexpected character {text[cast(int, e.pos_in_stream)]!r}; expected "
-            f"{expected(e.allowed or (), parser())}", text) from None
-    except lark.UnexpectedToken as e:
-        tok = e.token
-        wanted = expected(getattr(e, "accepts", None) or e.expected, parser())
-        if tok.type == "$END":
-            lines = text.splitlines() or [""]
-            raise RulesetSyntaxError.at(
-                filename, len(lines), len(lines[-1]) + 1,
-                f"the file ends too early (an unclosed '{{'?); expected {wanted}", text) from None
-        raise RulesetSyntaxError.at(
-            filename, tok.line, tok.column,
-            f"unexpected {shorten(str(tok))!r}; expected {wanted}", text) from None
-    except lark.UnexpectedEOF as e:
-        lines = text.splitlines() or [""]
-        raise RulesetSyntaxError.at(
-            filename, len(lines), len(lines[-1]) + 1,
-            f"the file ends too early; expected {expected(e.expected, parser())}", text) from None
+    except (lark.UnexpectedInput, lark.UnexpectedEOF) as e:
+        raise RulesetSyntaxError(diagnose.report(text, filename, e, parser())) from None
     return to_ir(tree, filename, text, limits)
 
 

@@ -539,7 +539,11 @@ class ToIR(generate.ComponentLines, Expressions):
         return ("score", list(c), meta)
 
     def score_item(self, meta: Meta, c: List[Any]) -> ir.ScoreItem:
-        return ir.ScoreItem(c[0], c[1] if len(c) > 1 else None, _pos(meta))
+        where = _pos(meta)
+        first = getattr(c[0], "pos", None)
+        if where is not None and first is not None and first.line > where.line:
+            where = first       # a line that starts with '-': at the '-'
+        return ir.ScoreItem(c[0], c[1] if len(c) > 1 else None, where)
 
     def winner_decl(self, meta: Meta, c: List[Any]) -> Decl:
         return ("winner", (str(c[0]), c[1] if len(c) > 1 else None), meta)

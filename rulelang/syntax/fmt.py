@@ -1,0 +1,311 @@
+"""``rulelang fmt``: one layout for every rule file.
+
+``format_source`` rewrites a rule file's text in the canonical layout and
+changes nothing else: the same tokens in the same order (so the same IR),
+the line breaks where the writer put them, every comment where it was.
+
+    * four spaces a level: a block's lines one level in from the line that
+      opened it, its '}' at that line's level; a line inside '(' … ')' one
+      level in from the line that opened it; a line that goes on with the
+      statement (or declaration) above one level further in
+    * one space between words (two between items of a block written on one
+      line: '{ Jack: rank 1  Queen: rank 2 }'), none before ',', ';', ':', ')' and '.', none
+      after '(' and '.', none around '..' and '/' (east/west) or after a
+      '-' that negates ('-lost'); '{ … }' on one line with a space inside
+      ('{}' when empty)
+    * 'per player {' and 'per turn {' written so (unless a comment is inside)
+    * trailing comments two spaces after the code, lined up with those of
+      the lines next to them; a comment on its own line at the level of
+      the line after it (of the block it ends, before a '}')
+    * no trailing spaces, at most one blank line in a row, none at the
+      start or the end, one line break at the end
+
+The layout depends only on the tokens, the line breaks and the comments,
+so formatting twice gives what formatting once gave.  The tokens are
+Lark's (``parse.parser``), read with the state of the parser so that a
+line that goes on with a statement is told from one that starts the next.
+``format_source`` checks that the result reads to the same IR before it
+returns it.
+
+It exists apart from the parser so that the parser stays fast and
+knows nothing about layout; the language server calls
+``format_source`` for its formatting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+from typing import Any, List, Optional, Sequence, TextIO, Tuple, cast
+
+import attrs
+
+from ..errors import RulesetSyntaxError
+from .parse import parse, parser
+
+INDENT = "    "
+
+#: Tokens that open and close a block or a bracket.
+_OPENS_BLOCK = frozenset({"LBRACE", "_PER_PLAYER_OPEN", "_PER_TURN_OPEN"})
+#: Tokens after which a '-' subtracts (they end a value); after any other, it negates.
+_ENDS_VALUE = frozenset({"NAME", "INT", "SIGNED_INT", "STRING", "DIE", "RPAR", "YES", "NO", "NONE", "ROUND",
+                         "PASSED", "FAILED", "MARGIN", "PLAYER", "PLAYERS", "COUNT", "COUNT_OF", "MORE"})
+_NO_SPACE_BEFORE = frozenset({"COMMA", "SEMICOLON", "COLON", "RPAR", "DOT"})
+_NO_SPACE_AFTER = frozenset({"LPAR", "DOT"})
+#: Tokens that cannot end a line's statement: the next line goes on with it.
+_GOES_ON = frozenset({"EQ", "ASSIGN_OP", "CMP", "PLUS", "MINUS", "MUL_OP", "AND", "OR", "NOT", "WHERE", "IS"})
+_COMMENT_OR_BREAK = re.compile(r"#[^\n]*|\n")
+
+
+@attrs.define
+class _Token:
+    kind: str
+    text: str
+    start: int          # offset in the source
+    end: int
+    depth: int = 0      # the size of the parser's stack after it was read
+    on_list: bool = False   # whether it then sat on a list of items (Lark's '__…_star_…')
+    on_part: bool = False   # whether it sat on a finished part (a tree), not a token
+    under: str = ""         # that part's rule
+
+
+@attrs.define
+class _Line:
+    level: int
+    parts: List[str] = attrs.Factory(list)
+    comment: str = ""
+    blank_before: bool = False
+    goes_on: bool = False       # it goes on with the statement of the line above
+
+    def code(self) -> str:
+        return INDENT * self.level + "".join(self.parts)
+
+
+def _tokens(text: str) -> List[_Token]:
+    """Every token of ``text`` as Lark's parser reads it, with the size
+    of the parser's stack once it was read, and whether it then sits on
+    a list of items (the block's statements, the file's declarations …)."""
+    run = parser().parse_interactive(text)
+    found: List[_Token] = []
+    for tok in run.iter_parse():
+        if found:
+            _read(found[-1], run.parser_state)
+        first, end = cast(int, tok.start_pos), cast(int, tok.end_pos)
+        start = end - 1 if tok.type == "LINE_MINUS" else first     # (its line break is layout)
+        found.append(_Token(tok.type, str(tok)[start - first:], start, end))
+    run.resume_parse()  # type: ignore[no-untyped-call]
+    return found
+
+
+def _read(tok: _Token, state: Any) -> None:
+    tok.depth = len(state.state_stack)
+    values = state.value_stack
+    under = values[-2] if len(values) >= 2 else None
+    tok.on_list = "_star_" in str(getattr(under, "data", ""))
+    tok.on_part = hasattr(under, "data")
+    tok.under = str(getattr(under, "data", ""))
+
+
+def _spelt(tok: _Token) -> str:
+    if tok.kind in ("_PER_PLAYER_OPEN", "_PER_TURN_OPEN") and "#" not in tok.text:
+        return "per player {" if tok.kind == "_PER_PLAYER_OPEN" else "per turn {"
+    return tok.text
+
+
+def _space(before: _Token, after: _Token, before_before: Optional[_Token]) -> str:
+    """The space between two tokens on one line."""
+    a, b = before.kind, after.kind
+    if b in _NO_SPACE_BEFORE or a in _NO_SPACE_AFTER or a == "LBRACE" and b == "RBRACE":
+        return ""
+    if before.text == ".." or after.text == ".." or a == "SLASH" or b == "SLASH":
+        return ""
+    if b == "LPAR" and a == "NAME" and (before_before is None or before_before.kind != "RULE"):
+        return ""       # a call: f(x); but rule r (p: player)
+    if a == "LINE_MINUS" or a == "MINUS" and (before_before is None or before_before.kind not in _ENDS_VALUE):
+        return ""       # a negation: -lost
+    return " "
+
+
+def _is_closer(tok: _Token) -> bool:
+    return tok.kind in ("RBRACE", "RPAR")
+
+
+def format_source(text: str, filename: str = "<text>") -> str:
+    """``text`` in the canonical layout (see the module's docstring).
+    Raises ``RulesetSyntaxError`` (as ``rulelang.load`` does) when the
+    text does not parse; the result reads to the same IR as ``text``."""
+    before = parse(text, filename)
+    tokens = _tokens(text)
+    lines: List[_Line] = []
+    # Open brackets: (kind, the level of the line that opened it, the parser's stack inside it).
+    opened: List[Tuple[str, int, int]] = []
+    line: Optional[_Line] = None
+    prev: Optional[_Token] = None
+    prev2: Optional[_Token] = None
+    end_of_last = 0
+    waiting: List[_Line] = []       # comment lines whose level is that of the next line
+    for tok in [*tokens, None]:
+        gap = text[end_of_last:tok.start if tok is not None else len(text)]
+        breaks = 0          # line breaks since the last code or comment
+        for m in _COMMENT_OR_BREAK.finditer(gap):
+            if m.group() == "\n":
+                breaks += 1
+            elif breaks == 0 and line is not None:
+                line.comment = m.group().rstrip()       # after the code on its line
+            else:
+                waiting.append(_Line(0, [m.group().rstrip()], blank_before=breaks >= 2))
+                lines.append(waiting[-1])
+                line, breaks = None, 0
+        if tok is None:
+            break
+        if line is None or breaks:
+            level, goes_on = _level_of(tok, opened, prev)
+            line = _Line(level, blank_before=breaks >= 2, goes_on=goes_on)
+            lines.append(line)
+            for comment in waiting:     # at the level of the line after them (inside a block they end)
+                comment.level = _inner_level(opened) if _is_closer(tok) else level
+            waiting.clear()
+        else:
+            assert prev is not None
+            space = _space(prev, tok, prev2)
+            if space and prev.kind not in ("SEMICOLON", "COMMA") and _starts_item(tok, opened, False):
+                space = "  "        # two items on one line: { Jack: rank 1  Queen: rank 2 }
+            line.parts.append(space)
+        line.parts.append(_spelt(tok))
+        if tok.kind == "LPAR":
+            opened.append((tok.kind, line.level, tok.depth))
+        elif tok.kind in _OPENS_BLOCK:      # (a block's level is its statement's, not its last line's)
+            opened.append((tok.kind, line.level - line.goes_on, tok.depth))
+        elif _is_closer(tok) and opened:
+            opened.pop()
+        prev2, prev = prev, tok
+        end_of_last = tok.end
+    result = _written(lines)
+    after = parse(result, filename)
+    if after != before:     # (a fault of this module: say so rather than change the meaning)
+        raise RulesetSyntaxError.at(filename, 1, 1, "rulelang fmt could not lay this file out without "
+                                    "changing what it means; it is left as it was")
+    return result
+
+
+def _inner_level(opened: List[Tuple[str, int, int]]) -> int:
+    return opened[-1][1] + 1 if opened else 0
+
+
+def _starts_item(tok: _Token, opened: List[Tuple[str, int, int]], line_start: bool) -> bool:
+    """Whether ``tok`` starts a new item of its block (or of the file):
+    it sits just inside the '{' (a line's first token), or on the list of
+    the block's items so far (the parser reduced what came before to it;
+    that list sits just inside the '{', or after a first part such as a
+    'state { … }'), or, first on its line, on such a first part."""
+    if opened and opened[-1][0] == "LPAR" or _is_closer(tok):
+        return False
+    inside = opened[-1][2] if opened else 1
+    at = tok.depth - 1
+    return line_start and at == inside or tok.on_list and at in (inside + 1, inside + 2) \
+        or line_start and at == inside + 1 and tok.on_part
+
+
+def _level_of(tok: _Token, opened: List[Tuple[str, int, int]], last: Optional[_Token]) -> Tuple[int, bool]:
+    """The level of a line that starts with ``tok`` (after ``last``), and
+    whether it goes on with the statement of the line above."""
+    if not opened:
+        base, inside = 0, 1
+    else:
+        kind, level, inside = opened[-1]
+        if _is_closer(tok):
+            return level, False
+        base = level + 1
+        if kind == "LPAR":
+            return base, False
+    if tok.kind == "LBRACE" or tok.kind == "ELSE" and (tok.under in ("block", "single")
+                                                       or tok.under.startswith("__if_stmt")):
+        return base, False      # a '{' on a line of its own; an 'else' under its 'if' statement
+    goes_on = not _starts_item(tok, opened, True) or last is not None and last.kind in _GOES_ON
+    return base + goes_on, goes_on
+
+
+def _written(lines: List[_Line]) -> str:
+    """The lines as text, trailing comments lined up in runs."""
+    out: List[str] = []
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and lines[j].comment and lines[j].parts and \
+                (j == i or not lines[j].blank_before):
+            j += 1
+        if j > i:
+            width = max(len(line.code()) for line in lines[i:j]) + 2
+            for line in lines[i:j]:
+                if line.blank_before and out:
+                    out.append("")
+                out.append(line.code().ljust(width) + line.comment)
+            i = j
+            continue
+        line = lines[i]
+        if line.blank_before and out:
+            out.append("")
+        out.append(line.code().rstrip())
+        i += 1
+    return "\n".join(out).rstrip("\n") + "\n" if out else ""
+
+
+def run(paths: Sequence[str], check: bool, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """``rulelang fmt``: each file rewritten in place (when it changes),
+    or with ``check`` only listed when it would change; ``-`` reads the
+    standard input and writes the standard output.  0 when all is well,
+    1 when a file does not parse, cannot be read or written, or (with
+    ``check``) would change."""
+    status = 0
+    for path in paths:
+        name = "<stdin>" if path == "-" else path
+        try:
+            if path == "-":
+                text = stdin.read()
+            else:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            print(f"{name}: cannot read: {getattr(e, 'strerror', None) or e}", file=stderr)
+            status = 1
+            continue
+        try:
+            done = format_source(text, name)
+        except RulesetSyntaxError as e:
+            print(e.format(), file=stderr)
+            status = 1
+            continue
+        if check:
+            if done != text:
+                print(name, file=stdout)
+                status = 1
+        elif path == "-":
+            stdout.write(done)
+        elif done != text:
+            try:
+                _replace(path, done)
+            except OSError as e:
+                print(f"{name}: cannot write: {e.strerror}", file=stderr)
+                status = 1
+                continue
+            print(f"{name}: formatted", file=stderr)
+    return status
+
+
+def _replace(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a new file beside it, so that a
+    failure half way leaves the old file whole."""
+    temporary = os.path.join(os.path.dirname(os.path.abspath(path)),
+                             f".{os.path.basename(path)}.fmt-{os.getpid()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        shutil.copymode(path, temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -1,0 +1,185 @@
+"""``rulelang fmt`` (issue 19): one canonical layout, the IR unchanged,
+formatting twice gives what formatting once gave, comments kept where
+they were; and the command line (in place, --check, '-')."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from rulelang import RulesetSyntaxError
+from rulelang.syntax import parse
+from rulelang.syntax.fmt import format_source, run
+from helpers import ROOT
+
+EVERY_SHIPPED = sorted([*(ROOT / "rulesets").glob("*.rules"), *(ROOT / "examples").glob("*.rules")])
+
+
+@pytest.mark.parametrize("path", EVERY_SHIPPED, ids=lambda p: p.name)
+def test_formatting_keeps_the_ir_and_is_idempotent(path):
+    text = path.read_text(encoding="utf-8")
+    once = format_source(text, str(path))
+    assert parse(once, str(path)) == parse(text, str(path))
+    assert format_source(once, str(path)) == once
+    # The comments are all there, in their order.
+    assert [line.split("#", 1)[1] for line in once.splitlines() if "#" in line and '"' not in line] == \
+        [line.split("#", 1)[1] for line in text.splitlines() if "#" in line and '"' not in line]
+
+
+MESSY = '''\
+
+
+# Coin race
+game   "Coin"   # the title
+players 2 .. 4
+per player {
+pts 0 min 0      # points
+  lost 0
+}
+
+
+
+rule gain(n) {   # a rule
+        pts+=n
+    if pts>=10 and
+       lost==0 { lost=lost + 1 }
+      else:pts=- 1
+}
+turn { phase p {
+    gain( 2 )
+      # a comment on its own line
+    let r = roll d6
+    if count players where pts > 3 > 1
+        {
+      pts -= 1
+    }
+} }
+score {
+pts
+  -lost
+}
+# the end
+'''
+
+TIDY = '''\
+# Coin race
+game "Coin"  # the title
+players 2..4
+per player {
+    pts 0 min 0  # points
+    lost 0
+}
+
+rule gain (n) {  # a rule
+    pts += n
+    if pts >= 10 and
+        lost == 0 { lost = lost + 1 }
+    else: pts = -1
+}
+turn { phase p {
+    gain(2)
+    # a comment on its own line
+    let r = roll d6
+    if count players where pts > 3 > 1
+    {
+        pts -= 1
+    }
+} }
+score {
+    pts
+    -lost
+}
+# the end
+'''
+
+
+def test_a_messy_file_gets_the_canonical_layout():
+    assert format_source(MESSY) == TIDY
+    assert parse(TIDY) == parse(MESSY)
+    assert format_source(TIDY) == TIDY
+
+
+@pytest.mark.parametrize("text, tidy", [
+    # a trailing comment stays on its line; a run of them is lined up
+    ('game "G"  # a\nplayers 2 # bb\nscore { 1 }\n',
+     'game "G"   # a\nplayers 2  # bb\nscore { 1 }\n'),
+    # a comment before the first line, and after the last
+    ('# top\n\n\ngame "G"\nplayers 2\nscore { 1 }   # last\n# after\n\n',
+     '# top\n\ngame "G"\nplayers 2\nscore { 1 }  # last\n# after\n'),
+    # a comment at the end of a block is at the block's level, before its '}'
+    ('game "G"\nplayers 2\nrule r {\nstop\n        # why\n}\nscore { 1 }\n',
+     'game "G"\nplayers 2\nrule r {\n    stop\n    # why\n}\nscore { 1 }\n'),
+    # a comment between the lines of one statement
+    ('game "G"\nplayers 2\nper player { a 0 }\nend "x" when a > 1 # one\n  # two\n  and a < 5\nscore { 1 }\n',
+     'game "G"\nplayers 2\nper player { a 0 }\nend "x" when a > 1  # one\n    # two\n    and a < 5\n'
+     'score { 1 }\n'),
+    # a comment inside 'per player {' keeps the token as written
+    ('game "G"\nplayers 2\nper # mine\n player { a 0 }\nscore { 1 }\n',
+     'game "G"\nplayers 2\nper # mine\n player { a 0 }\nscore { 1 }\n'),
+    # quoted text with '#' is not a comment
+    ('game "G # 1"\nplayers 2\nscore { 1 }\n', 'game "G # 1"\nplayers 2\nscore { 1 }\n'),
+])
+def test_comments_stay_where_they_were(text, tidy):
+    assert format_source(text) == tidy
+    assert parse(tidy) == parse(text)
+
+
+def test_a_file_that_does_not_parse_raises_the_error_load_raises():
+    with pytest.raises(RulesetSyntaxError) as info:
+        format_source('game "G"\nplayers 2\nrule r { if a = 1 { stop } }\n', "bad.rules")
+    assert (info.value.filename, info.value.line) == ("bad.rules", 3) and "'=='" in info.value.message
+
+
+def test_fmt_rewrites_in_place_and_check_lists_what_would_change(tmp_path):
+    messy, tidy = tmp_path / "messy.rules", tmp_path / "tidy.rules"
+    messy.write_text(MESSY, encoding="utf-8")
+    tidy.write_text(TIDY, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert run([str(messy), str(tidy)], True, io.StringIO(), out, err) == 1
+    assert out.getvalue() == f"{messy}\n" and messy.read_text(encoding="utf-8") == MESSY
+    assert run([str(messy), str(tidy)], False, io.StringIO(), io.StringIO(), err) == 0
+    assert messy.read_text(encoding="utf-8") == TIDY
+    assert run([str(messy), str(tidy)], True, io.StringIO(), io.StringIO(), err) == 0
+
+
+def test_fmt_of_a_bad_file_says_why_and_leaves_it(tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game "G"\nplayers 2\nrule r { pts += }\n', encoding="utf-8")
+    err = io.StringIO()
+    assert run([str(bad), str(tmp_path / "none.rules")], False, io.StringIO(), io.StringIO(), err) == 1
+    assert f"{bad}:3:17: unexpected '}}'; expected a value" in err.getvalue()
+    assert "none.rules: cannot read" in err.getvalue()
+    assert bad.read_text(encoding="utf-8") == 'game "G"\nplayers 2\nrule r { pts += }\n'
+
+
+def test_fmt_command_reads_stdin_with_a_dash():
+    done = subprocess.run([sys.executable, "-m", "rulelang", "fmt", "-"], input=MESSY, capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, TIDY, "")
+    bad = subprocess.run([sys.executable, "-m", "rulelang", "fmt", "--check", "-"], input="game\n",
+                         capture_output=True, text=True, timeout=120)
+    assert (bad.returncode, bad.stdout) == (1, "") and "Traceback" not in bad.stderr
+    assert bad.stderr.startswith("<stdin>:1:5: the file ends too early")
+
+
+@pytest.mark.parametrize("text, tidy", [
+    # items of a block on one line: two spaces between them, one inside the braces
+    ('game "G"\nplayers 2\ndeck cards {Jack: rank 1   Queen: rank 2}\nscore { 1 }\n',
+     'game "G"\nplayers 2\ndeck cards { Jack: rank 1  Queen: rank 2 }\nscore { 1 }\n'),
+    # an 'else' of a value goes on with its line; one of an 'if' statement is under the 'if'
+    ('game "G"\nplayers 2\nper player { a 0 }\nrule r {\na = if a > 1 then 2\nelse 3\nif a > 2 { a = 1 }\n'
+     '    else { a = 2 }\n}\nscore { a }\n',
+     'game "G"\nplayers 2\nper player { a 0 }\nrule r {\n    a = if a > 1 then 2\n        else 3\n'
+     '    if a > 2 { a = 1 }\n    else { a = 2 }\n}\nscore { a }\n'),
+    # a block opened on a line that goes on: its lines one level in from the statement's first
+    ('game "G"\nplayers 2\nper player { a 0 }\nturn order clockwise from 0\nwhen a > 0 {\nphase p { a -= 1 }\n}\n'
+     'score { a }\n',
+     'game "G"\nplayers 2\nper player { a 0 }\nturn order clockwise from 0\n    when a > 0 {\n'
+     '    phase p { a -= 1 }\n}\nscore { a }\n'),
+])
+def test_layout_of_items_else_and_blocks(text, tidy):
+    assert format_source(text) == tidy
+    assert format_source(tidy) == tidy and parse(tidy) == parse(text)
