@@ -328,6 +328,15 @@ def test_validate_command(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "junk.yaml"), str(tmp_path / "missing.json")]) == 1
 
 
+def test_a_fault_under_a_union_is_reported_once():
+    """A bad node where the schema allows any of many kinds (an expression)
+    fails every alternative the same way: it is reported once, at its place."""
+    doc = base()
+    doc["score"][0]["points"] = "x"
+    problems = validate_document(json.dumps(doc), "doc.json")
+    assert [p.message for p in problems] == ["$.score[0].points: 'x' is not of type 'object'"]
+
+
 def test_compile_to_yaml_by_extension(tmp_path):
     out = tmp_path / "np.yml"
     assert main(["compile", str(NP), "-o", str(out)]) == 0

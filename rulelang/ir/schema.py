@@ -218,14 +218,19 @@ def validate_data(data: Any, locate: Optional[Callable[[List[Any]], Tuple[int, i
     ``locate(path_parts)`` may give the line and column of a place."""
     problems = []
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    said = set()
     for e in _best_errors(errors):
         parts = list(e.absolute_path)
         if e.validator == "enum" and parts and parts[-1] == "kind":
             parts = parts[:-1]           # an unknown kind is a fault of the node
+        where, message = json_path(parts), _message(e)
+        if (where, message) in said:     # (the same fault, found under each alternative of a union)
+            continue
+        said.add((where, message))
         line = col = None
         if locate is not None:
             line, col = locate(parts)
-        problems.append((json_path(parts), line, col, _message(e)))
+        problems.append((where, line, col, message))
     return problems
 
 
