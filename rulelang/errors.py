@@ -35,16 +35,27 @@ class Diagnostic:
         """``file:line:col: message``, then the source line and a caret.  A
         long line is shown around the column only (``…`` marks the cuts),
         so a one-line file of a megabyte prints a short diagnostic."""
-        head = f"{self.filename}:{self.line}:{self.column}: {self.message}"
+        head = printable(f"{self.filename}:{self.line}:{self.column}: {self.message}")
         if not self.source_line:
             return head
         text, column = _around(self.source_line, max(self.column, 1))
-        caret = " " * (column - 1) + "^"
-        return f"{head}\n    {text}\n    {caret}"
+        caret = " " * len(printable(text[:column - 1])) + "^"
+        return f"{head}\n    {printable(text)}\n    {caret}"
 
 
 #: How much of a long source line a diagnostic shows (``Diagnostic.format``).
 SHOWN = 120
+
+#: Characters a terminal would act on rather than show (escape sequences,
+#: bells, the bidirectional overrides): a rule file's words are untrusted.
+_UNSHOWN = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7f, 0xa0)] if c != 0x0a}
+_UNSHOWN.update({c: f"\\u{c:04x}" for c in [*range(0x202a, 0x202f), *range(0x2066, 0x206a)]})
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character but the line break written as
+    an escape, for a terminal."""
+    return text.translate(_UNSHOWN)
 
 
 def _around(text: str, column: int) -> Tuple[str, int]:

@@ -160,3 +160,17 @@ def test_play_draws_a_board_as_rows(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "  cells (disc):\n     6 . . . . . . .\n" in out
     assert "\n     1 0 " in out and "\n       a b c d e f g\n" in out
+
+
+def test_a_rule_files_control_characters_reach_no_terminal(tmp_path, capsys):
+    """A hostile rule file's escape sequences and bells are printed as
+    escapes by `check` (its message and its line), never sent as they are;
+    the caret still points at the place."""
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game "G\x1b]0;owned\x07"\nplayers 2\nper player { x 0 }\n'
+                   'turn { phase p { x += y\x1b[2J } }\n', encoding="utf-8")
+    assert main(["check", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err and "\\x1b[2J" in err
+    line, caret = [ln for ln in err.splitlines() if "x += " in ln or ln.strip() == "^"][:2]
+    assert line[caret.index("^"):].startswith("\\x1b[2J")     # (the character refused)

@@ -17,6 +17,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .. import ir
 from ..engine import Game
+from ..errors import printable as _printable
 
 #: A piece of a line and its style ("" plain, "title", "seat", "me", "dim", "change", "warn").
 Segment = Tuple[str, str]
@@ -43,15 +44,10 @@ def word(value: Any) -> str:
     return str(value)
 
 
-#: Characters a terminal would act on rather than show (escape sequences, bells,
-#: the bidirectional overrides), written as escapes instead: a rule file's words are untrusted.
-_UNSHOWN = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7f, 0xa0)]}
-_UNSHOWN.update({c: f"\\u{c:04x}" for c in [*range(0x202a, 0x202f), *range(0x2066, 0x206a)]})
-
-
 def printable(text: str) -> str:
-    """``text`` with every control character written as an escape."""
-    return text.translate(_UNSHOWN)
+    """``text`` with every control character written as an escape (a line
+    break too: a rendered line is one line)."""
+    return _printable(text).replace("\n", "\\x0a")
 
 
 def plain(lines: Iterable[Line]) -> str:
