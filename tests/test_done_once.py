@@ -38,22 +38,37 @@ def _same(a: State, b: State) -> None:
 def test_a_first_position_reused_is_the_one_made_afresh(path):
     """Every game, each player count, both kinds of chance, log on and off:
     the second ``new_game`` (a copy of the first position when nothing
-    random came before it) equals a game made with nothing kept, for
-    another seed, and plays the same moves to the same state."""
+    random came before it; else, in sample mode, a copy of the position at
+    the first chance, played on from there) equals a game made with nothing
+    kept, for another seed, and plays the same moves to the same state."""
     game = rulelang.load(path)
     for players in range(game.min_players, game.max_players + 1):
         for chance in ("sample", "explicit"):
             for log in (True, False):
                 game.new_game(players=players, seed=1, chance=chance, log=log)
                 reused = game.new_game(players=players, seed=7, chance=chance, log=log)
+                kept = len(game._first_positions) + len(game._before_chance)
                 game._first_positions.clear()
+                game._before_chance.clear()
+                game.keeps_first_positions = False
                 afresh = game.new_game(players=players, seed=7, chance=chance, log=log)
-                game._first_positions.clear()
+                game.keeps_first_positions = True
+                assert kept <= 1
                 _same(reused, afresh)
                 assert reused.seed == afresh.seed == 7
                 _played(reused, 30, 5)
                 _played(afresh, 30, 5)
                 _same(reused, afresh)
+
+
+ROLLING = '''
+game "Roll first"
+players 2
+per player { pips 0 }
+turn { phase p { pips = roll d6
+                 choose one "Go" { "on": pips += 1  "stop": end game "stopped" } } }
+score { pips }
+'''
 
 
 def test_a_first_position_is_kept_only_when_nothing_random_came_before():
@@ -62,17 +77,29 @@ def test_a_first_position_is_kept_only_when_nothing_random_came_before():
     nim = rulelang.load(next(p for p in EXAMPLES if p.name == "nim.rules"))
     nim.new_game(seed=3)
     assert len(nim._first_positions) == 1
-    rolling = rulelang.loads('''
-game "Roll first"
-players 2
-per player { pips 0 }
-turn { phase p { pips = roll d6
-                 choose one "Go" { "on": pips += 1  "stop": end game "stopped" } } }
-score { pips }
-''', "roll.rules")
+    rolling = rulelang.loads(ROLLING, "roll.rules")
     firsts = {rolling.new_game(seed=s).stat("pips", 0) for s in range(20)}
     assert len(firsts) > 1
     assert not rolling._first_positions
+    assert len(rolling._before_chance) == 1       # (the position before its first roll)
+    fresh = rulelang.loads(ROLLING, "roll.rules")
+    fresh.keeps_first_positions = False
+    assert [rolling.new_game(seed=s) for s in range(20)] == [fresh.new_game(seed=s) for s in range(20)]
+
+
+@pytest.mark.parametrize("name", ["pig.rules", "kuhn_poker.rules", "goofspiel.rules",
+                                  "liars_dice.rules"])
+def test_games_with_chance_first_start_from_the_position_before_it(name):
+    """Games that roll or deal before their first decision keep the
+    position at that chance (seed-free, found in explicit mode), and every
+    seed's game made from it is the game made afresh."""
+    path = next(p for p in EXAMPLES if p.name == name)
+    game, fresh = rulelang.load(path), rulelang.load(path)
+    fresh.keeps_first_positions = False
+    made = [game.new_game(seed=s, log=False) for s in range(30)]
+    assert len(game._before_chance) == 1 and not game._first_positions
+    assert made == [fresh.new_game(seed=s, log=False) for s in range(30)]
+    assert len({m.to_json() for m in made}) > 1
 
 
 def test_options_lists_and_limits_each_keep_their_own_first_position():

@@ -32,6 +32,10 @@ MOST_FIRST_POSITIONS = 64
 
 _M64 = (1 << 64) - 1
 
+#: The chance ops that, waiting in explicit mode, have changed nothing
+#: (or only what running again leaves as it is): ``Game._keep_before_chance``.
+_RUN_AGAIN = ("RollOp", "DrawOp", "PoolOp", "PickPieceOp")
+
 
 def _frozen(options: Mapping[str, Any]) -> Tuple[Any, ...]:
     """Options as a key: (name, value) sorted, a list of values as a tuple."""
@@ -68,6 +72,10 @@ class Game:
         #: its first decision, when nothing random came before it (then every
         #: seed gives the same): ``new_game`` hands out clones of it.
         self._first_positions: Dict[Tuple[Any, ...], State] = {}
+        #: the same key -> the position at the first chance, in explicit
+        #: mode, of a game with chance before its first decision
+        #: (``_keep_before_chance``): sample-mode games start from a clone.
+        self._before_chance: Dict[Tuple[Any, ...], State] = {}
         #: False for a game whose running is watched (``testing.coverage``
         #: counts what its rules run): every new game then runs its setup.
         self.keeps_first_positions = True
@@ -194,15 +202,46 @@ class Game:
                 st.seed = seed & _M64
                 st._base = known._base
                 return st
+            before = self._before_chance.get(key) if key is not None and chance == "sample" else None
+            if before is not None:
+                # Made as sample mode makes it from here on: the chance op
+                # the position waits at runs again, now drawing from the seed.
+                st = before.clone()
+                st.explicit = False
+                st.seed = seed & _M64
+                st.waiting = WAIT_NONE
+                st._changed()
+                st._run(before.steps)
+                if st.over is None:
+                    st._legal()
+                st._base = ((st.limits, log), None)
+                return st
         st = self._new_state(players, seed, chance, options, limits, log)
         st._run()
         if st.over is None:
             st._legal()     # a first decision whose moves cannot be listed fails here
         st._base = ((st.limits, log), None)     # (how to make it again: ``State._rebuild``)
-        if key is not None and st.rng == 0 and st.waiting != WAIT_CHANCE and st.over is None \
-                and len(self._first_positions) < MOST_FIRST_POSITIONS:
-            self._first_positions[key] = st.clone()
+        if key is not None and st.over is None and len(self._first_positions) < MOST_FIRST_POSITIONS:
+            if st.rng == 0 and st.waiting != WAIT_CHANCE:
+                self._first_positions[key] = st.clone()
+            elif chance == "sample":
+                self._keep_before_chance(key, players, options, limits, log)
         return st
+
+    def _keep_before_chance(self, key: Tuple[Any, ...], players: Optional[int],
+                            options: Optional[Dict[str, Any]], limits: Optional[Limits],
+                            log: bool) -> None:
+        """Keep the position of a game as it reaches its first chance: the
+        same for every seed (nothing has read the seed yet), found in
+        explicit mode, which stops there.  Only where that chance's op,
+        run again in sample mode, does nothing twice: a die, a draw, a
+        pool, a piece picked (a roll-off has already counted its die)."""
+        st = self._new_state(players, 0, "explicit", options, limits, log)
+        st._run()
+        if st.over is None and st.waiting == WAIT_CHANCE:
+            fr = st.stack[-1]
+            if type(self.prog.codes[fr[0]][fr[1]]).__name__ in _RUN_AGAIN:
+                self._before_chance[key] = st
 
     def _new_state(self, players: Optional[int], seed: Optional[int], chance: str,
                    options: Optional[Dict[str, Any]], limits: Optional[Limits],
@@ -303,6 +342,7 @@ class Game:
                 try:
                     values = op.choices(st, fr)
                     pick = values[rand_below(chooser, len(values))]
+                    st.steps = 0        # (as ``State.apply``)
                     go = op.resume(st, fr, pick)
                 except RulesetError:
                     raise

@@ -210,6 +210,7 @@ class State:
         record = self.chance_record
         recorded = 0 if record is None else len(record)
         self._moves = self.offer = None
+        self.steps = 0          # (a move's work begins with its resume)
         try:
             go = op.resume(self, self.stack[-1], found.value)
             if go:
@@ -549,7 +550,6 @@ class State:
         self.waiting = kind
         self.actor = actor
         self.offer = offer
-        self.steps = 0      # the work of this move ends here (the next begins with its resume)
 
     def clear_wait(self) -> None:
         self.waiting = WAIT_NONE
@@ -585,14 +585,16 @@ class State:
             return value[seat] if seat < len(value) else None
         return value
 
-    def _run(self) -> None:
+    def _run(self, steps: int = 0) -> None:
         """Run the rules until a decision, a chance node or the end: each
         frame's code is one generated function (``codegen``), called until
-        it waits (False) or the stack changes (True)."""
+        it waits (False) or the stack changes (True).  ``steps``: the work
+        already done in this move (``Limits.max_steps``); it is left in
+        ``self.steps`` when the run stops."""
         prog = self.prog
         runners = prog.runners
         stack = self.stack
-        self.steps = 0
+        self.steps = steps
         fr: Optional[Frame] = None
         try:
             while stack:
