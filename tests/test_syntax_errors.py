@@ -201,3 +201,31 @@ def test_a_count_compared_in_its_where_gets_a_note_saying_how_it_reads():
 def test_a_ruleset_without_score_is_warned_about():
     _, warnings = warnings_of(HEAD + "per player { pts 0 }\nturn { phase p { pts += 1 } }\n")
     assert [w.message.split(":")[1].strip() for w in warnings] == ["the ruleset has no 'score' block"]
+
+
+def test_a_run_of_comment_marks_after_per_is_read_at_once():
+    """'per' followed by a long run of '#' (a hostile file's) is refused as
+    any mistake is, not tried split by split: the pattern that reads 'per
+    player {' across lines and comments has one way to read the spaces.
+    (With 'per(\\s|#[^\\n]*)+player…' the work doubled with each '#'; a fuzz
+    input hung the parser.)  In a process of its own, so that a pattern
+    stuck inside the regular-expression engine fails the test at the
+    timeout instead of hanging the suite."""
+    import subprocess
+    import sys
+    texts = ["game \"G\"\nplayers 2\nper " + "#" * 60 + "x\n",
+             "game \"G\"\nplayers 2\nper " + "# c\n" * 3000 + "player x\n",
+             "game \"G\"\nplayers 2\nper " + "#" * 60 + "\nturn x\n"]
+    code = ("import sys, json, rulelang\n"
+            "for text in json.loads(sys.stdin.read()):\n"
+            "    try:\n"
+            "        rulelang.loads(text, 'bad.rules')\n"
+            "    except rulelang.RulesetSyntaxError as e:\n"
+            "        print(e.line)\n")
+    import json
+    done = subprocess.run([sys.executable, "-c", code], input=json.dumps(texts), text=True,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.split()) == 3
+    assert rulelang.loads('game "G"\nplayers 2\nper # a comment\n  player # another\n'
+                          '{ x 1 }\nturn { phase p { x += 1 } }\nscore { x }\n').title == "G"
