@@ -22,9 +22,9 @@ players=...)``.
 No parallel wrapper: in a turn-based game one seat decides at a time and
 PettingZoo's parallel API wants every live agent to act at each step
 (``aec_to_parallel`` refuses an environment that does not promise that).
-Even Goofspiel's bids, made at the same time at the table, are secret
-decisions taken one after another in the engine, with nothing in a
-ruleset that marks a step as simultaneous.
+Even bids made at the same time at the table ('secretly choose' in a
+'for each player') are secret decisions taken one after another in the
+engine, with nothing in a ruleset that marks a step as simultaneous.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ tests rolled, with their result.  The answers are exact fractions:
 
 - each table row's chance of coming up;
 - each test's chance of failing, as a whole and given the first row that
-  came up (each North Pole event's chance of failing, say);
+  came up (the chance that each row of an events table leads to a failed
+  test, say);
 - the distribution of any stat at the end (``show``).
 
 ``vary`` repeats all of it for each value of one or more stats (set on
