@@ -65,3 +65,16 @@ def offered(state):
 def line_of(text, needle):
     """The line (from 1) of the first ``needle`` in ``text``."""
     return text[:text.index(needle)].count("\n") + 1
+
+
+def random_moves(state, rng, count):
+    """Make up to ``count`` random legal moves (fewer if the game ends);
+    their labels."""
+    labels = []
+    for _ in range(count):
+        if state.is_over:
+            break
+        move = rng.choice(state.legal_moves())
+        labels.append(move.label)
+        state.apply(move)
+    return labels

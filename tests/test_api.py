@@ -14,18 +14,9 @@ import pytest
 import rulelang
 from rulelang import CHANCE, IllegalMoveError, RulesetError
 
+from helpers import random_moves
 from northpole_helpers import GAME, start
 
-
-def random_moves(state, rng, count):
-    labels = []
-    for _ in range(count):
-        if state.is_over:
-            break
-        move = rng.choice(state.legal_moves())
-        labels.append(move.label)
-        state.apply(move)
-    return labels
 
 
 def mid_game(seed=3, players=3, moves=60, chance="sample"):

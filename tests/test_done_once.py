@@ -12,19 +12,7 @@ import pytest
 
 import rulelang
 from rulelang.engine import State
-from helpers import EXAMPLES, RULESETS
-
-
-def _played(state, moves: int, seed: int):
-    rng = random.Random(seed)
-    labels = []
-    for _ in range(moves):
-        if state.is_over:
-            break
-        move = rng.choice(state.legal_moves())
-        labels.append(move.label)
-        state.apply(move)
-    return labels
+from helpers import EXAMPLES, RULESETS, random_moves
 
 
 def _same(a: State, b: State) -> None:
@@ -56,8 +44,8 @@ def test_a_first_position_reused_is_the_one_made_afresh(path):
                 assert kept <= 1
                 _same(reused, afresh)
                 assert reused.seed == afresh.seed == 7
-                _played(reused, 30, 5)
-                _played(afresh, 30, 5)
+                random_moves(reused, random.Random(5), 30)
+                random_moves(afresh, random.Random(5), 30)
                 _same(reused, afresh)
 
 
@@ -138,10 +126,10 @@ def test_a_failed_move_after_a_reused_first_position_is_undone(path, monkeypatch
     game = rulelang.load(path)
     game.new_game(seed=1)
     states = {"new": game.new_game(seed=11)}
-    _played(states["new"], 25, 2)
+    random_moves(states["new"], random.Random(2), 25)
     states["restored"] = game.restore(states["new"].to_json())
     states["cloned"] = states["new"].clone()
-    _played(states["cloned"], 5, 3)
+    random_moves(states["cloned"], random.Random(3), 5)
     real = State._legal
     for state in states.values():
         if state.is_over:

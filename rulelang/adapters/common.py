@@ -193,3 +193,22 @@ def seats_of(game: Game, players: Optional[int]) -> int:
 
 __all__ = ["ACTIONS", "REWARDS", "Seen", "action_of", "canonical", "check_reward", "has_chance", "has_hidden",
            "information_text", "number_moves", "returns", "rewards", "seats_of", "view_text"]
+
+
+class HeldState:
+    """What the PettingZoo and Gymnasium environments share: the rulelang
+    state they hold (``state_``, None before ``reset``) and its legal moves
+    by action number (``num_actions`` of them)."""
+
+    state_: Optional[State]
+    num_actions: int
+
+    @property
+    def rules_state(self) -> State:
+        """The rulelang state underneath (the embedding program's view)."""
+        if self.state_ is None:
+            raise RuntimeError("call reset() first")
+        return self.state_
+
+    def _numbered(self) -> Dict[int, Move]:
+        return number_moves(self.rules_state.legal_moves(), self.num_actions)

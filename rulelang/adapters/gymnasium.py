@@ -37,7 +37,7 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 from ..api import load
 from ..engine import Game, Move, State
 from . import encode as _encode
-from .common import ACTIONS, check_reward, number_moves, rewards, seats_of
+from .common import ACTIONS, HeldState, check_reward, rewards, seats_of
 from .text import render as _render
 
 #: A bot: given the state and the legal moves of the seat to move, and a
@@ -50,7 +50,7 @@ def random_bot(state: State, moves: Sequence[Move], rng: "np.random.Generator") 
     return moves[int(rng.integers(len(moves)))]
 
 
-class RulesEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
+class RulesEnv(HeldState, gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
     """A ruleset as a single-agent environment (see the module)."""
 
     metadata: Dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
@@ -90,16 +90,6 @@ class RulesEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         self.state_: Optional[State] = None
         self.bot_rng = np.random.default_rng(0)
         self.steps = 0
-
-    @property
-    def rules_state(self) -> State:
-        """The rulelang state underneath (the embedding program's view)."""
-        if self.state_ is None:
-            raise RuntimeError("call reset() first")
-        return self.state_
-
-    def _numbered(self) -> Dict[int, Move]:
-        return number_moves(self.rules_state.legal_moves(), self.num_actions)
 
     def _bots_play(self) -> None:
         st = self.rules_state

@@ -42,9 +42,9 @@ except ImportError as e:  # pragma: no cover - depends on the machine
                       "pip install 'rulelang[adapters]'") from e
 
 from ..api import load
-from ..engine import Game, Move, State
+from ..engine import Game, State
 from . import encode as _encode
-from .common import ACTIONS, check_reward, number_moves, rewards, seats_of
+from .common import ACTIONS, HeldState, check_reward, rewards, seats_of
 from .text import render as _render
 
 
@@ -57,7 +57,7 @@ def env(path_or_game: Union[str, "os.PathLike[str]", Game], **kwargs: Any) -> An
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class RulesEnv(AECEnv):  # type: ignore[misc]
+class RulesEnv(HeldState, AECEnv):  # type: ignore[misc]
     """A ruleset as an AEC environment (see the module)."""
 
     metadata: Dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4, "name": "rulelang_v0",
@@ -104,16 +104,6 @@ class RulesEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     # -- the game
-
-    @property
-    def rules_state(self) -> State:
-        """The rulelang state underneath (the embedding program's view)."""
-        if self.state_ is None:
-            raise RuntimeError("call reset() first")
-        return self.state_
-
-    def _numbered(self) -> Dict[int, Move]:
-        return number_moves(self.rules_state.legal_moves(), self.num_actions)
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         # (No seed: the engine's own fresh one, its one source of entropy.)
