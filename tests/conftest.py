@@ -9,8 +9,16 @@ import gc
 import os
 
 import pytest
+from hypothesis import settings
 
 from helpers import shipped
+
+# Hypothesis draws the same examples on every run (a run that lands or
+# not must not depend on luck); RULELANG_FUZZ_EXPLORE=1 draws new ones,
+# to look for faults rather than to gate a change.
+settings.register_profile("gate", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile("explore" if os.environ.get("RULELANG_FUZZ_EXPLORE") else "gate")
 
 
 @pytest.fixture(scope="session")

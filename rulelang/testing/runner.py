@@ -17,7 +17,7 @@ from ..engine import CHANCE, Game, Move, State
 from ..engine.kinds import St
 from ..engine.ops import DrawOp
 from ..engine.visibility import pile_seen_by, sees
-from ..errors import IllegalMoveError, RulesetError
+from ..errors import IllegalMoveError, RulesetError, SaveError
 from .twins import _alternatives, _deck_twin, _hidden_differ, _hidden_twin, _new_entries
 from .processes import _child, _communicate_all, _job
 from .report import Failure, Fresh, Report, _Failed, _Spec
@@ -228,6 +228,7 @@ class _Runner:
             probe.apply(move.label)
         except RulesetError:
             if probe != st or (probe.log_tail is not st.log_tail and _log_of(probe) != _log_of(st)):
+                _replays_or_fail(st)
                 raise _Failed("atomic", f"a failed apply({move.label!r}) changed the state") from None
         except Exception as e:  # noqa: BLE001 - any other exception is an engine bug
             raise _Failed("atomic", f"apply({move.label!r}) past a limit raised "
@@ -463,7 +464,11 @@ class _Runner:
 
     def _check_restore(self, st: St) -> St:
         text = st.to_json()
-        restored: St = self.game.restore(text)
+        try:
+            restored: St = self.game.restore(text)
+        except SaveError:
+            _replays_or_fail(st)     # (the cause when the moves do not replay)
+            raise
         if restored != st:
             raise _Failed("restore", "restore(to_json()) does not equal the state")
         # Saved again it gives the same JSON (compared before encoding).
@@ -477,7 +482,10 @@ class _Runner:
         # number of moves is a power of four: a long game is replayed a few
         # times only).
         if st.is_over or _replayed_at(len(st.history)):
-            again = self.game.replay(st.to_replay())
+            try:
+                again = self.game.replay(st.to_replay())
+            except SaveError as e:
+                raise _Failed("replay", f"Game.replay(state.to_replay()) refuses it: {e}") from None
             if again != st or again.history != st.history:
                 raise _Failed("replay", "Game.replay(state.to_replay()) does not give the state")
         return restored
@@ -589,3 +597,16 @@ def _first_difference(a: Any, b: Any, path: str = "view") -> str:
 
 
 # ---------------------------------------------------------------- hermetic engine
+
+
+def _replays_or_fail(st: St) -> None:
+    """Raise the replay failure when the seed and the moves do not give
+    ``st`` again.  A failed move is undone, and a save restored, by
+    replaying the moves: a game whose dice come from outside its state
+    shows there first, and the cause is named rather than the symptom."""
+    try:
+        again = st.game.replay(st.to_replay())
+    except (SaveError, RulesetError) as e:
+        raise _Failed("replay", f"replaying the seed and the moves fails: {e}") from None
+    if again != st:
+        raise _Failed("replay", "replaying the seed and the moves gives another state")
