@@ -9,14 +9,24 @@ language, and run them with one generic interpreter.
     print(state.result())
 """
 
-from .api import load, loads
-from .engine import CHANCE, Game, Limits, LogEntry, Move, Result, State
-from .errors import (Diagnostic, Error, IllegalMoveError, RulesetCheckError, RulesetError,
-                     RulesetRuntimeError, RulesetSyntaxError, SaveError)
-# The IR as plain data, reachable as ``rulelang.serialize`` (it lives in ``rulelang.ir``).
-from .ir import serialize as serialize
+import gc as _gc
 
-from .version import __version__ as __version__
+# The import defines some hundred attrs classes, and the cycle collector's
+# passes over what they make were about a twentieth of a fresh process's
+# first load: paused for the import, as for a load (``api``).
+_collecting = _gc.isenabled()
+_gc.disable()
+try:
+    from .api import load, loads
+    from .engine import CHANCE, Game, Limits, LogEntry, Move, Result, State
+    from .errors import (Diagnostic, Error, IllegalMoveError, RulesetCheckError, RulesetError,
+                         RulesetRuntimeError, RulesetSyntaxError, SaveError)
+    # The IR as plain data, reachable as ``rulelang.serialize`` (it lives in ``rulelang.ir``).
+    from .ir import serialize as serialize
+    from .version import __version__ as __version__
+finally:
+    if _collecting:
+        _gc.enable()
 
 __all__ = [
     "CHANCE", "Diagnostic", "Error", "Game", "IllegalMoveError", "Limits", "LogEntry", "Move",

@@ -303,3 +303,31 @@ score { n }
     while not north.legal_moves()[0].label.startswith("keep"):
         north.apply(north.legal_moves()[0])
     assert north.decision.startswith("keep or reroll the roll for ")
+
+
+def test_a_load_pauses_the_cycle_collector_and_leaves_it_as_it_was():
+    """A load runs with Python's cycle collector off (it only slowed the
+    load) and turns it back on after, also after a failed load, and leaves
+    it off when it was off."""
+    import gc
+    seen = []
+    real = rulelang.api.game_of
+
+    def spy(*a, **k):
+        seen.append(gc.isenabled())
+        return real(*a, **k)
+
+    assert gc.isenabled()
+    try:
+        rulelang.api.game_of = spy
+        rulelang.loads('game "G"\nplayers 1..1\nturn { phase p { } }\n')
+        assert seen == [False] and gc.isenabled()
+        with pytest.raises(rulelang.RulesetError):
+            rulelang.loads('game "G"\nplayers 1..1\nturn { phase p { nonsense } }\n')
+        assert gc.isenabled()
+        gc.disable()
+        rulelang.loads('game "G"\nplayers 1..1\nturn { phase p { } }\n')
+        assert not gc.isenabled()
+    finally:
+        rulelang.api.game_of = real
+        gc.enable()
