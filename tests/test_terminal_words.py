@@ -135,3 +135,20 @@ def test_compiled_text_of_a_plain_ruleset_keeps_its_letters():
 
 def test_terminal_lays_out_tabs_and_escapes_the_rest():
     assert terminal("a\tb\nc\x1b[2J\r\u202e") == "a       b\nc\\x1b[2J\\x0d\\u202e"
+
+
+def test_the_html_report_draws_a_rulesets_words_letter_for_letter(monkeypatch, capsys, tmp_path,
+                                                                   recwarn):
+    """A '$' in an ending would start mathematics in a plot (an unbalanced
+    one failed the whole report); control characters are drawn as escapes
+    (matplotlib warned of glyphs it lacks, the characters raw in the warning)."""
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "dollars.rules"
+    path.write_text(SOURCE.replace('end "enough', 'end "costs $x^{ and $ enough'), encoding="utf-8")
+    page = tmp_path / "report.html"
+    code, printed = run(monkeypatch, capsys, ["simulate", "--games", "2", "--seed", "1",
+                                              "--html", str(page), str(path)])
+    assert code == 0, printed
+    assert not RAW.findall(printed)
+    assert not [str(w.message) for w in recwarn if "Glyph" in str(w.message)]
+    assert "costs $x^{ and $ enough" in page.read_text(encoding="utf-8")

@@ -189,7 +189,7 @@ def _report(args: argparse.Namespace, game: Game, setup: Setup, result: Run) -> 
                 print(f"{path}: cannot write: {e.strerror or e}", file=sys.stderr)
                 status = status or 1
             except ValueError as e:     # (a plot matplotlib refused)
-                print(f"{path}: cannot draw the report: {e}", file=sys.stderr)
+                print(terminal(f"{path}: cannot draw the report: {e}"), file=sys.stderr)
                 status = status or 1
             except ImportError as missing:
                 print(f"error: {missing}", file=sys.stderr)
