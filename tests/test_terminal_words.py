@@ -152,3 +152,24 @@ def test_the_html_report_draws_a_rulesets_words_letter_for_letter(monkeypatch, c
     assert not RAW.findall(printed)
     assert not [str(w.message) for w in recwarn if "Glyph" in str(w.message)]
     assert "costs $x^{ and $ enough" in page.read_text(encoding="utf-8")
+
+
+def test_the_environments_ansi_render_is_safe_to_print():
+    """``render_mode="ansi"`` is text for a terminal: a ruleset's control
+    characters come escaped (``text.ansi``), where ``text.render`` (for a
+    model's prompt, as data) keeps them."""
+    from rulelang.adapters import text
+    game = rulelang.loads(SOURCE, "bad.rules")
+    state = game.new_game(players=2, seed=1)
+    assert RAW.findall(text.render(state, 0))
+    assert text.ansi(state, 0) == terminal(text.render(state, 0))
+    assert not RAW.findall(text.ansi(state, 0)) and "Hostile" + SHOWN in text.ansi(state, 0)
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from rulelang.adapters import gymnasium, pettingzoo
+    env = gymnasium.RulesEnv(game, players=2, render_mode="ansi")
+    env.reset(seed=1)
+    seen = pettingzoo.env(game, players=2, render_mode="ansi")
+    seen.reset(seed=1)
+    for shown_text in (env.render(), seen.render()):
+        assert not RAW.findall(shown_text) and "Hostile" + SHOWN in shown_text

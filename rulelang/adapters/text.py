@@ -27,7 +27,7 @@ import attrs
 
 from ..engine import CHANCE, Move, State
 from ..errors import IllegalMoveError
-from ..show import word
+from ..show import terminal, word
 
 #: The latest log entries a prompt shows, unless told.
 RECENT = 12
@@ -102,6 +102,12 @@ def render_view(view: Dict[str, Any]) -> str:
 def render(state: State, seat: Optional[int] = None) -> str:
     """What ``seat`` sees (None: a spectator), in words."""
     return render_view(state.view(seat))
+
+
+def ansi(state: State, seat: Optional[int] = None) -> str:
+    """``render`` for a terminal (the environments' ``render_mode="ansi"``):
+    a ruleset's control characters written as escapes (``show.terminal``)."""
+    return terminal(render(state, seat))
 
 
 # ----------------------------------------------------------------- prompts
@@ -303,4 +309,4 @@ def explain(state: State, move: Union[Move, str], seat: Optional[int] = None) ->
     return _why(label, labels, state, seat)
 
 
-__all__ = ["MoveRefused", "Prompt", "explain", "parse_move", "prompt", "render", "render_view"]
+__all__ = ["MoveRefused", "Prompt", "explain", "parse_move", "prompt", "render", "render_view", "ansi"]
