@@ -30,6 +30,7 @@ from .check import check_all
 from .engine import Game
 from .errors import Diagnostic, RulesetCheckError, RulesetError
 from .ir import serialize
+from .show import terminal
 
 
 def _read_ruleset(path: str) -> Tuple[ir.Ruleset, List[Diagnostic]]:
@@ -59,7 +60,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         for w in warnings:
             print(w.format(), file=sys.stderr)
-        print(f"{path}: ok")
+        print(terminal(f"{path}: ok"))
     return 1 if bad else 0
 
 
@@ -81,7 +82,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
     else:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
-        print(f"wrote {args.output}")
+        print(terminal(f"wrote {args.output}"))
     return 0
 
 
@@ -98,7 +99,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             n = len(problems)
             print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
         else:
-            print(f"{path}: valid")
+            print(terminal(f"{path}: valid"))
     return 1 if bad else 0
 
 
@@ -134,7 +135,7 @@ def _with_params(game: Game, given: Optional[List[str]]) -> Optional[Game]:
     try:
         return game.with_params(values)
     except (ValueError, RulesetError) as e:
-        print(e.format() if isinstance(e, RulesetError) else f"error: {e}", file=sys.stderr)
+        print(e.format() if isinstance(e, RulesetError) else terminal(f"error: {e}"), file=sys.stderr)
         return None
 
 
@@ -191,15 +192,15 @@ def cmd_conformance(args: argparse.Namespace) -> int:
                                    fresh_games=args.fresh_games, workers=args.workers,
                                    audit=args.audit)
         except ValueError as e:
-            print(f"error: {e}", file=sys.stderr)
+            print(terminal(f"error: {e}"), file=sys.stderr)
             return 2
         if args.json:
             print(json.dumps(dict(report.to_dict(), file=path)))
         else:
-            print(f"{path}: " + report.format() + f"  ({time.perf_counter() - t0:.1f}s)")
+            print(terminal(f"{path}: " + report.format() + f"  ({time.perf_counter() - t0:.1f}s)"))
             for f in report.failures[:3]:
-                print(f"\nto reproduce the {f.check} failure of seed {f.seed}:\n"
-                      + f.reproduce(path))
+                print(terminal(f"\nto reproduce the {f.check} failure of seed {f.seed}:\n"
+                               + f.reproduce(path)))
         bad += not report.ok
     return 1 if bad else 0
 
@@ -218,14 +219,14 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         report = coverage(game, games=args.games, players=args.players, seed=args.seed,
                           chance=args.chance, max_moves=args.max_moves)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(terminal(f"error: {e}"), file=sys.stderr)
         return 2
     if args.json == "-":
         print(json.dumps(dict(report.to_dict(), file=args.file), indent=1))
     else:
         if args.annotate:
-            print(report.annotate(game.ruleset.source))
-        print(report.format(args.file))
+            print(terminal(report.annotate(game.ruleset.source)))
+        print(terminal(report.format(args.file)))
     if args.json not in (None, "-"):
         try:
             with open(args.json, "w", encoding="utf-8") as f:
@@ -252,13 +253,13 @@ def cmd_dump(args: argparse.Namespace) -> int:
              or codegen.function_name(name) in wanted]
     if not codes:
         known = ", ".join(name.split(" ", 1)[-1] for name in prog.code_names)
-        print(f"{args.file}: no code named {', '.join(sorted(wanted))}; there are: {known}",
+        print(terminal(f"{args.file}: no code named {', '.join(sorted(wanted))}; there are: {known}"),
               file=sys.stderr)
         return 1
     for k in codes:
         text = codegen.source_of(prog, k)
-        print(f"# ---- {prog.code_names[k]}")
-        print(text if text is not None else "# (too long for one function: run op by op)\n")
+        print(terminal(f"# ---- {prog.code_names[k]}"))
+        print(terminal(text) if text is not None else "# (too long for one function: run op by op)\n")
     return 0
 
 

@@ -113,7 +113,7 @@ def test_the_cycle_finder_finds_a_circle():
 #: engine; the engine imports no tool.
 STAGES = [
     (0, "base", ("rulelang.version", "rulelang.errors", "rulelang.limits", "rulelang.documents",
-                 "rulelang.words")),
+                 "rulelang.words", "rulelang.show")),
     (1, "ir", ("rulelang.ir",)),
     (2, "syntax", ("rulelang.syntax",)),
     (2, "check", ("rulelang.check",)),

@@ -19,7 +19,7 @@ agent's steps.
   ``info["illegal"]``, unless ``illegal="raise"``.  After ``max_steps``
   steps the episode is truncated (by default ``Limits.max_history``).
 - ``render_mode="ansi"``: ``render()`` returns what the agent's seat sees,
-  in words (``text.render``).
+  in words, safe to print (``text.ansi``).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from ..api import load
 from ..engine import Game, Move, State
 from . import encode as _encode
 from .common import ACTIONS, HeldState, check_reward, rewards, seats_of
-from .text import render as _render
+from .text import ansi as _render
 
 #: A bot: given the state and the legal moves of the seat to move, and a
 #: generator seeded by ``reset`` (numpy's), the move it makes.

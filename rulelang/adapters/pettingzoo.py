@@ -17,7 +17,7 @@ players=...)``.
   agents; by default ``Limits.max_history``'s worth) every agent is
   truncated.
 - ``render_mode="ansi"``: ``render()`` returns the table in words as a
-  spectator sees it (``text.render``).
+  spectator sees it, safe to print (``text.ansi``).
 
 No parallel wrapper: in a turn-based game one seat decides at a time and
 PettingZoo's parallel API wants every live agent to act at each step
@@ -45,7 +45,7 @@ from ..api import load
 from ..engine import Game, State
 from . import encode as _encode
 from .common import ACTIONS, HeldState, check_reward, rewards, seats_of
-from .text import render as _render
+from .text import ansi as _render
 
 
 def env(path_or_game: Union[str, "os.PathLike[str]", Game], **kwargs: Any) -> Any:

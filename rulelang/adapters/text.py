@@ -27,6 +27,7 @@ import attrs
 
 from ..engine import CHANCE, Move, State
 from ..errors import IllegalMoveError
+from ..show import terminal, word
 
 #: The latest log entries a prompt shows, unless told.
 RECENT = 12
@@ -36,31 +37,17 @@ NEAREST = 5
 
 # ----------------------------------------------------------------- the view in words
 
-def _value(v: Any) -> str:
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    if v is None:
-        return "none"
-    if isinstance(v, list):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k}: {_value(x)}" for k, x in v.items()) + "}"
-    return str(v)
-
-
 def _pile(p: Any) -> str:
     if isinstance(p, dict) and set(p) == {"size"}:
         n = p["size"]
         return f"{n} card{'s' if n != 1 else ''} (unseen)"
     if isinstance(p, list):
         return ", ".join(map(str, p)) if p else "empty"
-    return _value(p)
+    return word(p)
 
 
 def _stats(stats: Dict[str, Any]) -> str:
-    return ", ".join(f"{k} {_value(v)}" for k, v in stats.items())
+    return ", ".join(f"{k} {word(v)}" for k, v in stats.items())
 
 
 def _who(seat: Optional[int], viewer: Optional[int]) -> str:
@@ -97,7 +84,7 @@ def render_view(view: Dict[str, Any]) -> str:
     if view.get("piles"):
         lines.append("Piles: " + "; ".join(f"{k}: {_pile(v)}" for k, v in view["piles"].items()))
     for name, track in view.get("tracks", {}).items():
-        lines.append(f"Track {name}: {_value(track)}")
+        lines.append(f"Track {name}: {word(track)}")
     for kind, pieces in view.get("pieces", {}).items():
         shown = []
         for piece in pieces:
@@ -108,13 +95,19 @@ def render_view(view: Dict[str, Any]) -> str:
              "players", "actors", "piles", "tracks", "pieces", "legal_moves"}
     for key, value in view.items():
         if key not in known:
-            lines.append(f"{key}: {_value(value)}")
+            lines.append(f"{key}: {word(value)}")
     return "\n".join(lines)
 
 
 def render(state: State, seat: Optional[int] = None) -> str:
     """What ``seat`` sees (None: a spectator), in words."""
     return render_view(state.view(seat))
+
+
+def ansi(state: State, seat: Optional[int] = None) -> str:
+    """``render`` for a terminal (the environments' ``render_mode="ansi"``):
+    a ruleset's control characters written as escapes (``show.terminal``)."""
+    return terminal(render(state, seat))
 
 
 # ----------------------------------------------------------------- prompts
@@ -316,4 +309,4 @@ def explain(state: State, move: Union[Move, str], seat: Optional[int] = None) ->
     return _why(label, labels, state, seat)
 
 
-__all__ = ["MoveRefused", "Prompt", "explain", "parse_move", "prompt", "render", "render_view"]
+__all__ = ["MoveRefused", "Prompt", "explain", "parse_move", "prompt", "render", "render_view", "ansi"]

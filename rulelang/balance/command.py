@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 from ..engine import Game
 from ..errors import RulesetError
 from ..players import player
+from ..show import terminal
 from ..version import __version__
 from .play import DEFAULT_MAX_MOVES, Setup, is_ranked
 from .run import Progress, Run, run
@@ -129,7 +130,7 @@ def simulate(args: argparse.Namespace, game: Game) -> int:
                               f"this one has {players} players, whose wins the ruleset decides")
         seats = _seats(args, players)
     except BadArgument as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(terminal(f"error: {e}"), file=sys.stderr)
         return 2
     from ..testing.conformance import declared_max_moves
     setup = Setup(players=players, seats=seats, won=args.won,
@@ -140,7 +141,7 @@ def simulate(args: argparse.Namespace, game: Game) -> int:
         result = run(game, setup, args.seed, args.games, args.workers, args.dask, tell)
     except ValueError as e:
         done()
-        print(f"error: {e}", file=sys.stderr)
+        print(terminal(f"error: {e}"), file=sys.stderr)
         return 2
     except RulesetError as e:
         done()
@@ -154,7 +155,7 @@ def _report(args: argparse.Namespace, game: Game, setup: Setup, result: Run) -> 
     t = result.tally
     n = t.games
     if n == 0 and not t.errors:
-        print(f"{game.title}: interrupted before the first game ended", file=sys.stderr)
+        print(terminal(f"{game.title}: interrupted before the first game ended"), file=sys.stderr)
         return 130
     f = figures(t, is_ranked(game, setup), bool(game.ruleset.score), setup.seats)
     kind = "random " if set(setup.seats) == {"random"} else ""
@@ -170,7 +171,7 @@ def _report(args: argparse.Namespace, game: Game, setup: Setup, result: Run) -> 
         + (f"; a win is the ending {setup.won!r}" if setup.won else ""),
     ]
     text = format_report(f, header)
-    print(text)
+    print(terminal(text))
     doc: Dict[str, Any] = {
         "rulelang": __version__, "command": _command(args), "file": args.file, "game": game.title,
         "seed": args.seed, "games_asked": args.games, "seats": list(setup.seats),
@@ -188,13 +189,13 @@ def _report(args: argparse.Namespace, game: Game, setup: Setup, result: Run) -> 
                 print(f"{path}: cannot write: {e.strerror or e}", file=sys.stderr)
                 status = status or 1
             except ValueError as e:     # (a plot matplotlib refused)
-                print(f"{path}: cannot draw the report: {e}", file=sys.stderr)
+                print(terminal(f"{path}: cannot draw the report: {e}"), file=sys.stderr)
                 status = status or 1
             except ImportError as missing:
                 print(f"error: {missing}", file=sys.stderr)
                 status = status or 2
     for failed in t.errors[:3]:
-        print(f"rule error in {failed}", file=sys.stderr)
+        print(terminal(f"rule error in {failed}"), file=sys.stderr)
     return status
 
 

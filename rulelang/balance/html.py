@@ -10,8 +10,9 @@ import html
 import importlib
 import io
 import os
-from typing import Any, Callable, Dict, List, Mapping, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Tuple
 
+from ..errors import printable
 from .text import bins
 
 #: The most rule file parts drawn in the firing chart (the JSON has them all).
@@ -35,6 +36,14 @@ def _hist_bars(ax: Any, hist: Mapping[str, int], label: str = "", alpha: float =
            edgecolor="none")
 
 
+def _literal(names: Iterable[str]) -> List[str]:
+    """A ruleset's words as matplotlib draws them, letter for letter: a '$'
+    would start mathematics (a lone one fails the whole report), a control
+    character is written as an escape (as a terminal shows it; matplotlib
+    has no glyph for it, and its warning would print it raw)."""
+    return [printable(n).replace("$", r"\$") for n in names]
+
+
 def _wins(plt: Any, f: Mapping[str, Any]) -> Any:
     fig, ax = plt.subplots(figsize=(7, 3.2))
     if f.get("seats"):
@@ -53,7 +62,7 @@ def _wins(plt: Any, f: Mapping[str, Any]) -> Any:
         ax.set_title("Win rate by seat")
     else:
         ends = f["endings"]
-        ax.barh(list(ends)[::-1], [100 * e["share"] for e in ends.values()][::-1], color="#4c78a8")
+        ax.barh(_literal(ends)[::-1], [100 * e["share"] for e in ends.values()][::-1], color="#4c78a8")
         ax.set_xlabel("% of games")
         ax.set_title("Endings (no wins to count)")
     fig.tight_layout()
@@ -63,7 +72,7 @@ def _wins(plt: Any, f: Mapping[str, Any]) -> Any:
 def _endings(plt: Any, f: Mapping[str, Any]) -> Any:
     ends = f["endings"]
     fig, ax = plt.subplots(figsize=(7, 0.9 + 0.32 * len(ends)))
-    ax.barh(list(ends)[::-1], [100 * e["share"] for e in ends.values()][::-1], color="#f58518")
+    ax.barh(_literal(ends)[::-1], [100 * e["share"] for e in ends.values()][::-1], color="#f58518")
     ax.set_xlabel("% of games")
     ax.set_xlim(0, 100)
     ax.set_title("Endings")
@@ -106,7 +115,7 @@ def _options(plt: Any, f: Mapping[str, Any]) -> Any:
     rates = [100 * o["win_rate"] for o in opts.values()]
     err = [[max(0.0, 100 * (o["win_rate"] - o["ci95"][0])) for o in opts.values()],
            [max(0.0, 100 * (o["ci95"][1] - o["win_rate"])) for o in opts.values()]]
-    ax.barh(names[::-1], rates[::-1], xerr=[err[0][::-1], err[1][::-1]], capsize=4, color="#72b7b2")
+    ax.barh(_literal(names)[::-1], rates[::-1], xerr=[err[0][::-1], err[1][::-1]], capsize=4, color="#72b7b2")
     ax.set_xlabel("wins of the seats that took it, % (95% interval)")
     ax.set_xlim(0, 100)
     ax.set_title("Setup options")
@@ -124,7 +133,7 @@ def _firing(plt: Any, f: Mapping[str, Any]) -> Any:
     labels = [k if len(k) < 60 else k[:57] + "…" for k, _ in shown]
     values = [v / g for _, v in shown]
     colors = ["#e45756" if v == 0 else "#54a24b" for _, v in shown]
-    ax.barh(labels[::-1], values[::-1], color=colors[::-1])
+    ax.barh(_literal(labels)[::-1], values[::-1], color=colors[::-1])
     for tick, value in zip(ax.get_yticklabels(), values[::-1]):
         if value == 0:      # (a bar of nothing: the name says it in red)
             tick.set_color("#e45756")

@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import attrs
 
 from ..engine import Game, State
+from ..show import terminal
 
 #: The most branches followed before giving up (a position with more
 #: chance ahead of it than a table can show).
@@ -206,14 +207,14 @@ def command(args: Any, game: Game) -> int:
         results = odds_table(game, players, args.seed, args.moves, args.phase, sets, vary, values,
                              args.show, args.seat, args.until)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(terminal(f"error: {e}"), file=sys.stderr)
         return 2
     where = f"{game.title}, {players} players, seed {args.seed}" + \
         (f", {len(args.moves)} moves made" if args.moves else "") + \
         (f", at the start of phase {args.phase!r}" if args.phase else "") + \
         ("".join(f", {k}={v}" for k, v in sets.items()))
-    print(where)
-    print(format_odds(results, ",".join(vary)))
+    print(terminal(where))
+    print(terminal(format_odds(results, ",".join(vary))))
     return 0
 
 

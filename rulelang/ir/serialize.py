@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Un
 
 import attrs
 
-from ..errors import Diagnostic, RulesetSyntaxError, source_line
+from ..errors import Diagnostic, RulesetSyntaxError, printable, source_line
 from ..limits import Limits
 from .. import ir
 from . import shape
@@ -163,16 +163,24 @@ def _diagnostic(filename: str, path: Tuple[Union[str, int], ...], message: str,
 
 
 def dumps(rs: ir.Ruleset, fmt: str = "json") -> str:
-    """A ruleset as JSON or YAML text."""
+    """A ruleset as JSON or YAML text, its words as they are; but when they
+    hold a character a terminal would act on rather than show (a C1
+    control, a bidirectional override: JSON and YAML leave those raw), with
+    every character past ASCII escaped: the same data, safe to print."""
     data = to_data(rs)
+    text = _dumps(data, fmt, False)
+    return text if printable(text) == text else _dumps(data, fmt, True)
+
+
+def _dumps(data: Any, fmt: str, ascii: bool) -> str:
     if fmt == "yaml":
         import yaml
-        text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100,
+        text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=not ascii, width=100,
                                    default_flow_style=None)
         return text
     if fmt == "json":
         import json
-        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        return json.dumps(data, indent=1, ensure_ascii=ascii) + "\n"
     raise ValueError(f"format must be json or yaml, not {fmt!r}")
 
 

@@ -16,7 +16,8 @@ import attrs
 
 from .. import ir
 from ..engine import State
-from .render import WIDTH, Layout, word
+from ..show import word
+from .render import WIDTH, Layout
 
 
 def _wrap(parts: Sequence[str], first: str, indent: str, sep: str) -> List[str]:

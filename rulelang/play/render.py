@@ -18,6 +18,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from .. import ir
 from ..engine import Game
 from ..errors import printable as _printable
+from ..show import word
 
 #: A piece of a line and its style ("" plain, "title", "seat", "me", "dim", "change", "warn").
 Segment = Tuple[str, str]
@@ -29,19 +30,6 @@ WIDTH = 100
 MOST_TRACK = 60
 #: Groups of pieces shown per piece set before "+N more".
 MOST_GROUPS = 3
-
-
-def word(value: Any) -> str:
-    """A value as a ruleset writes it: yes, no, none, a word, a number."""
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "none"
-    if isinstance(value, (list, tuple)):
-        return " ".join(word(v) for v in value) or "nothing"
-    return str(value)
 
 
 def printable(text: str) -> str:

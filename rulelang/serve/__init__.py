@@ -14,6 +14,8 @@ from __future__ import annotations
 import sys
 from typing import List
 
+from ..show import terminal
+
 
 def run(paths: List[str], host: str, port: int, db: str) -> int:
     """Serve the rule files ``paths`` until interrupted; 2 for bad input
@@ -45,7 +47,7 @@ def run(paths: List[str], host: str, port: int, db: str) -> int:
         return 2
     hall = Hall(rulesets, store)
     for game_id, why in hall.unavailable.items():
-        print(f"game {game_id} is kept but not served: {why}", file=err)
+        print(terminal(f"game {game_id} is kept but not served: {why}"), file=err)
     print(f"rulelang serve: {len(rulesets)} ruleset(s), {len(hall.tables)} game(s) from {db}; "
           f"http://{host}:{port}/", file=err)
     try:

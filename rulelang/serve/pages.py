@@ -16,6 +16,8 @@ from importlib import resources
 from string import Template
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..show import word
+
 #: The most cells a stat's track is drawn with (a longer one is a number).
 MOST_TRACK = 60
 #: The most pieces of a set shown unfolded (more are folded until opened).
@@ -25,14 +27,9 @@ MOST_BOARD = 40
 
 
 def esc(value: Any) -> str:
-    """Any value as HTML text (attributes too)."""
-    if value is None:
-        return "–"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    return html.escape(str(value), quote=True)
+    """Any value in the ruleset's words as HTML text (attributes too); none
+    is a dash."""
+    return html.escape(word(value, none="–"), quote=True)
 
 
 def _static(name: str) -> str:
