@@ -49,7 +49,8 @@ SHOWN = 120
 #: Characters a terminal would act on rather than show (escape sequences,
 #: bells, the bidirectional overrides): a rule file's words are untrusted.
 _UNSHOWN = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7f, 0xa0)] if c != 0x0a}
-_UNSHOWN.update({c: f"\\u{c:04x}" for c in [*range(0x202a, 0x202f), *range(0x2066, 0x206a)]})
+_UNSHOWN.update({c: f"\\u{c:04x}" for c in [*range(0x202a, 0x202f), *range(0x2066, 0x206a),
+                                             0x200e, 0x200f, 0x061c]})   # (and the marks)
 
 
 def printable(text: str) -> str:

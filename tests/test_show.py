@@ -42,3 +42,10 @@ def test_the_log_says_a_pool_as_the_views_do():
     state, cup = liars_cup()
     said = ", ".join(map(str, cup))
     assert any(said in e.text for e in state.log), [e.text for e in state.log]
+
+
+def test_the_direction_marks_are_escaped_as_the_overrides_are():
+    """The left-to-right, right-to-left and Arabic letter marks reorder text
+    on a terminal as the overrides do: written as escapes."""
+    from rulelang.show import terminal
+    assert terminal("a\u200eb\u200fc\u061cd\u202ee") == "a\\u200eb\\u200fc\\u061cd\\u202ee"
