@@ -23,10 +23,15 @@ stats and piece values the seat may not see put back to their declared
 starting values.  What the seat sees is kept, so two states that look the
 same to the seat give the same choice.
 
-Known gap (reported): the engine has no way to draw *hidden values*
-again consistently with what the seat saw (a hidden stat set from a hidden
-card, or from a roll under a cup): they go back to their starting values,
-which keeps the player honest but makes it think the others hold nothing.
+That is the rough way: a hidden stat that the rules set from a hidden
+card (the rank of a card in hand, another seat's secret bid) goes back to
+its starting value, so the player would think the others hold nothing.
+The searching players first draw whole games the seat cannot tell from
+the real one (``rulelang.engine.resample``: the game played again, what
+the seat could not see drawn again and the rules left to work out the
+rest), a few per decision (``Beliefs``), and fall back on the rough way
+only where such a draw is too costly (hidden things shown only many steps
+later: the search behind it gives up past its budget).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from .engine import CHANCE, Move, State
 from .errors import RulesetError
+from .engine.resample import resample, trajectory
 from .engine.visibility import seen_by_pile, sees, unseen_piece_values
 
 __all__ = ["Player", "RandomPlayer", "GreedyPlayer", "MctsPlayer", "player", "determinize",
@@ -176,6 +182,56 @@ def _starting(state: State) -> Any:
 
 # ------------------------------------------------------------------ outcomes
 
+class Beliefs:
+    """Games ``seat`` cannot tell from ``state``, for one decision: up to
+    ``POOL`` drawn by ``resample`` (the first time one cannot be drawn,
+    within its budget, none more are tried), each handed out as a clone in
+    sample mode with a generator of its own; without them, the rough way
+    (``determinize``).  A game with nothing hidden from the seat needs no
+    draw: a clone with a new generator is then the same thing."""
+
+    POOL = 8
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.pool: List[State] = []
+        self.steps: Optional[List[Any]] = None     # (``trajectory``: once)
+        self.rough = not _hides(state, seat)
+
+    def draw(self, rng: random.Random) -> State:
+        if not self.rough and len(self.pool) < self.POOL:
+            if self.steps is None:
+                self.steps = trajectory(self.state)
+            got = None if self.steps is None else \
+                resample(self.state, self.seat, rng, self.steps)
+            if got is None:
+                self.rough = not self.pool
+            else:
+                got.explicit = False        # (its own dice and draws from here on)
+                got.logging = False
+                got.log_tail = None
+                self.pool.append(got)
+        if not self.pool:
+            return determinize(self.state, self.seat, rng)
+        c = rng.choice(self.pool).clone()
+        _reseed(c, rng.getrandbits(63))
+        c._changed()
+        return c
+
+
+def _hides(state: State, seat: int) -> bool:
+    """Whether the rules may hide anything from ``seat``: a pile it may
+    not see, a stat or a piece's value kept from it, a secret choice."""
+    prog = state.prog
+    if any(not sees(by, seat) for by in seen_by_pile(state)):
+        return True
+    if prog.player_sight or prog.piece_sight:
+        return True
+    if any(s.sight is not None for s in prog.global_stats[:prog.own_globals]):
+        return True
+    return any(getattr(op, "secret", False) for code in prog.codes for op in code)
+
+
 def rewards(state: State, won: Optional[str] = None) -> List[float]:
     """What a finished (or stopped) game is worth to each seat: a share of
     the win (1 / number of winners) for a winner, 0 otherwise.  Alone:
@@ -299,6 +355,7 @@ class MctsPlayer(Player):
         assert seat is not None
         root = _Node(seat)
         rng = self.rng
+        beliefs = Beliefs(state, seat)
         lo, hi = math.inf, -math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -309,7 +366,7 @@ class MctsPlayer(Player):
                 break
             done += 1
             try:
-                got = self._playout(state, seat, root, rng, lo, hi)
+                got = self._playout(beliefs, seat, root, rng, lo, hi)
             except RulesetError:
                 # A clone dealt again that the rules cannot go on from (a
                 # card a rule waits on, now elsewhere): this playout is lost.
@@ -321,11 +378,12 @@ class MctsPlayer(Player):
             return rng.choice(moves)
         return max(moves, key=lambda m: self._rank(root.children.get(m.label)))
 
-    def _playout(self, state: State, seat: int, root: _Node, rng: random.Random,
+    def _playout(self, beliefs: Beliefs, seat: int, root: _Node, rng: random.Random,
                  lo: float, hi: float) -> List[float]:
-        """One playout from a determinized clone; each seat's reward (the
-        tree is updated only once the playout ended without an error)."""
-        st = determinize(state, seat, rng)
+        """One playout from a game the seat cannot tell from the real one
+        (``Beliefs``); each seat's reward (the tree is updated only once
+        the playout ended without an error)."""
+        st = beliefs.draw(rng)
         node = root
         path = [root]
         expanded = False
