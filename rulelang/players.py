@@ -42,7 +42,7 @@ from .errors import RulesetError
 from .engine.visibility import seen_by_pile, sees, unseen_piece_values
 
 __all__ = ["Player", "RandomPlayer", "GreedyPlayer", "MctsPlayer", "player", "determinize",
-           "rewards", "SPECS"]
+           "rewards", "heuristics", "SPECS"]
 
 #: The specs ``player`` takes, for messages.
 SPECS = "random, greedy, mcts, mcts:N (N playouts a decision) or mcts:Ns (N seconds a decision)"
@@ -195,6 +195,21 @@ def rewards(state: State, won: Optional[str] = None) -> List[float]:
     return [share if s in r.winners else 0.0 for s in range(n)]
 
 
+def heuristics(state: State) -> Optional[List[int]]:
+    """Each seat's heuristic in ``state`` (any state, over or not): the
+    sum of the ruleset's ``heuristic`` lines whose condition holds for that
+    seat; None when the ruleset declares no heuristic."""
+    items = state.prog.heuristic_items
+    if not items:
+        return None
+    out: List[int] = []
+    for seat in range(state.n):
+        probe = [None, 0, seat]         # a seat's frame, as the score is asked (State.result)
+        out.append(sum(points(state, probe) for points, cond in items
+                       if cond is None or cond(state, probe)))
+    return out
+
+
 def _sample_chance(state: State, rng: random.Random) -> None:
     """An explicit chance outcome, by its probability."""
     moves = state.legal_moves()
@@ -205,26 +220,33 @@ def _sample_chance(state: State, rng: random.Random) -> None:
 
 class GreedyPlayer(Player):
     """One step ahead: the move whose outcome (on a few determinized
-    clones) is worth most to the seat: a win first, then the seat's score
-    less the best other score (alone: its score)."""
+    clones) is worth most to the seat: a win first and a loss last, then
+    the seat's heuristic (the ruleset's ``heuristic`` block, else its
+    score) less the best other seat's (alone: its own).  ``use_heuristic``
+    false: the score even where a heuristic is declared (to measure what
+    the heuristic is worth)."""
 
     def __init__(self, seed: Optional[int] = None, samples: int = 3,
-                 won: Optional[str] = None) -> None:
+                 won: Optional[str] = None, use_heuristic: bool = True) -> None:
         self.name = "greedy"
         self.rng = random.Random(seed)
         self.samples = samples
         self.won = won
+        self.use_heuristic = use_heuristic
 
     def value(self, state: State, seat: int) -> float:
-        if state.is_over:
-            win = rewards(state, self.won)[seat] if state.n > 1 or self.won or \
-                state.prog.winner_where is not None else 0.0
-            bonus = 1e6 * win
+        if state.is_over and (state.n > 1 or self.won or state.prog.winner_where is not None):
+            # A game decided: a share of the win is worth more than going
+            # on, and no win (a loss) less than anything not yet decided.
+            win = rewards(state, self.won)[seat]
+            bonus = 1e6 * win if win > 0 else -1e6
         else:
             bonus = 0.0
-        scores = state.result().scores
-        rest = max((s for i, s in enumerate(scores) if i != seat), default=0)
-        return bonus + scores[seat] - (rest if len(scores) > 1 else 0)
+        marks = heuristics(state) if self.use_heuristic else None
+        if marks is None:
+            marks = list(state.result().scores)
+        rest = max((s for i, s in enumerate(marks) if i != seat), default=0)
+        return bonus + marks[seat] - (rest if len(marks) > 1 else 0)
 
     def choose(self, state: State) -> Move:
         moves = _legal(state)
