@@ -14,7 +14,7 @@ import pytest
 import rulelang
 from rulelang import RulesetCheckError, ir
 from rulelang.ir import schema, serialize
-from rulelang.players import GreedyPlayer, heuristics
+from rulelang.players import GreedyPlayer, heuristics, player
 from rulelang.syntax import parse
 from rulelang.syntax.fmt import format_source
 from rulelang.words import DECLARATION_WORDS, KEYWORDS
@@ -117,3 +117,35 @@ def test_on_pig_greedy_with_the_heuristic_beats_greedy_on_the_score():
             s.apply(bots[s.current_player].choose(s))
         wins += mine in s.result().winners
     assert wins >= 26, wins
+
+
+#: "Throw away" only opens a second choice (which to lose): one decision
+#: ahead it looks as good as "Keep", two ahead it is worse.
+STORE = """
+per player { food 3  tools 2  turns 0 }
+turn { phase p {
+    choose one "Camp" {
+        "Keep": turns += 1
+        "Throw away" {
+            choose one "Which" {
+                "Food": food -= 1
+                "Tools": tools -= 1
+            }
+            turns += 1
+        }
+    }
+} }
+end "done" when any players where turns >= 1
+heuristic { food + tools }
+"""
+
+
+def test_greedy_2_follows_its_own_next_decision():
+    g = game(STORE, players="1")
+    s = g.new_game(players=1, seed=0)
+    one = {GreedyPlayer(seed=k).choose(s).label for k in range(16)}
+    assert one == {"Keep", "Throw away"}        # a tie, broken at random
+    assert {player("greedy:2", seed=k).choose(s).label for k in range(16)} == {"Keep"}
+    assert player("greedy:2").name == "greedy:2" and player("greedy").name == "greedy"
+    with pytest.raises(ValueError, match="greedy follows 1 to 4 decisions in a row"):
+        player("greedy:9")
