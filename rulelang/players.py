@@ -48,10 +48,11 @@ from .engine.resample import resample, trajectory
 from .engine.visibility import seen_by_pile, sees, unseen_piece_values
 
 __all__ = ["Player", "RandomPlayer", "GreedyPlayer", "MctsPlayer", "player", "determinize",
-           "rewards", "SPECS"]
+           "rewards", "heuristics", "SPECS"]
 
 #: The specs ``player`` takes, for messages.
-SPECS = "random, greedy, mcts, mcts:N (N playouts a decision) or mcts:Ns (N seconds a decision)"
+SPECS = ("random, greedy, mcts, mcts:N (N playouts a decision), mcts:Ns (N seconds a decision) "
+         "or greedy:N (following up to N of its own decisions in a row)")
 
 #: The playouts a decision of ``mcts`` without a budget.
 DEFAULT_PLAYOUTS = 200
@@ -251,6 +252,21 @@ def rewards(state: State, won: Optional[str] = None) -> List[float]:
     return [share if s in r.winners else 0.0 for s in range(n)]
 
 
+def heuristics(state: State) -> Optional[List[int]]:
+    """Each seat's heuristic in ``state`` (any state, over or not): the
+    sum of the ruleset's ``heuristic`` lines whose condition holds for that
+    seat; None when the ruleset declares no heuristic."""
+    items = state.prog.heuristic_items
+    if not items:
+        return None
+    out: List[int] = []
+    for seat in range(state.n):
+        probe = [None, 0, seat]         # a seat's frame, as the score is asked (State.result)
+        out.append(sum(points(state, probe) for points, cond in items
+                       if cond is None or cond(state, probe)))
+    return out
+
+
 def _sample_chance(state: State, rng: random.Random) -> None:
     """An explicit chance outcome, by its probability."""
     moves = state.legal_moves()
@@ -261,26 +277,57 @@ def _sample_chance(state: State, rng: random.Random) -> None:
 
 class GreedyPlayer(Player):
     """One step ahead: the move whose outcome (on a few determinized
-    clones) is worth most to the seat: a win first, then the seat's score
-    less the best other score (alone: its score)."""
+    clones) is worth most to the seat: a win first and a loss last, then
+    the seat's heuristic (the ruleset's ``heuristic`` block, else its
+    score) less the best other seat's (alone: its own).  ``use_heuristic``
+    false: the score even where a heuristic is declared (to measure what
+    the heuristic is worth).
+
+    ``depth`` above 1 (``greedy:2``): where the seat's move leads straight
+    to another decision of its own (which card, after "Throw away a card"),
+    the move is worth the best of what follows, up to ``depth`` decisions
+    in a row: one step of one decision cannot tell a move that only opens a
+    choice from one that does nothing."""
 
     def __init__(self, seed: Optional[int] = None, samples: int = 3,
-                 won: Optional[str] = None) -> None:
-        self.name = "greedy"
+                 won: Optional[str] = None, use_heuristic: bool = True, depth: int = 1) -> None:
+        self.name = "greedy" if depth == 1 else f"greedy:{depth}"
         self.rng = random.Random(seed)
         self.samples = samples
         self.won = won
+        self.use_heuristic = use_heuristic
+        self.depth = depth
 
     def value(self, state: State, seat: int) -> float:
-        if state.is_over:
-            win = rewards(state, self.won)[seat] if state.n > 1 or self.won or \
-                state.prog.winner_where is not None else 0.0
-            bonus = 1e6 * win
+        if state.is_over and (state.n > 1 or self.won or state.prog.winner_where is not None):
+            # A game decided: a share of the win is worth more than going
+            # on, and no win (a loss) less than anything not yet decided.
+            win = rewards(state, self.won)[seat]
+            bonus = 1e6 * win if win > 0 else -1e6
         else:
             bonus = 0.0
-        scores = state.result().scores
-        rest = max((s for i, s in enumerate(scores) if i != seat), default=0)
-        return bonus + scores[seat] - (rest if len(scores) > 1 else 0)
+        marks = heuristics(state) if self.use_heuristic else None
+        if marks is None:
+            marks = list(state.result().scores)
+        rest = max((s for i, s in enumerate(marks) if i != seat), default=0)
+        return bonus + marks[seat] - (rest if len(marks) > 1 else 0)
+
+    def _ahead(self, state: State, seat: int, more: int) -> float:
+        """``state``'s value to ``seat``, or while ``seat`` decides next (and
+        ``more`` decisions may be followed) the best value its moves lead to."""
+        if more <= 0 or state.is_over or state.current_player != seat:
+            return self.value(state, seat)
+        best = -math.inf
+        for m in state.legal_moves():
+            c = state.clone()
+            try:
+                c.apply(m.label)
+                while c.is_chance_node:
+                    _sample_chance(c, self.rng)
+            except RulesetError:
+                continue
+            best = max(best, self._ahead(c, seat, more - 1))
+        return best if best > -math.inf else self.value(state, seat)
 
     def choose(self, state: State) -> Move:
         moves = _legal(state)
@@ -300,7 +347,7 @@ class GreedyPlayer(Player):
                         _sample_chance(c, self.rng)
                 except RulesetError:
                     continue        # (a clone the rules cannot go on from: see MctsPlayer)
-                total += self.value(c, seat)
+                total += self._ahead(c, seat, self.depth - 1)
             if total > top:
                 top, best = total, [m]
             elif total == top:
@@ -447,19 +494,29 @@ class MctsPlayer(Player):
 
 # ------------------------------------------------------------------ specs
 
+_GREEDY = re.compile(r"greedy:(\d+)")
+#: The most decisions in a row ``greedy:N`` follows (each multiplies its work).
+MOST_DEPTH = 4
 _MCTS = re.compile(r"mcts(?::(?:(\d+)|(\d+(?:\.\d+)?)s))?")
 
 
 def player(spec: str, seed: Optional[int] = None, won: Optional[str] = None) -> Player:
-    """The player a spec names: ``random``, ``greedy``, ``mcts`` (200
-    playouts a decision), ``mcts:500`` (500 playouts) or ``mcts:2s`` (two
-    seconds a decision).  ``won``: the ending that counts as a win for a
+    """The player a spec names: ``random``, ``greedy``, ``greedy:2``
+    (following two of its own decisions in a row), ``mcts`` (200 playouts
+    a decision), ``mcts:500`` (500 playouts) or ``mcts:2s`` (two seconds a
+    decision).  ``won``: the ending that counts as a win for a
     game played alone.  Raises ValueError for any other spec."""
     text = spec.strip().lower() if isinstance(spec, str) else ""
     if text == "random":
         return RandomPlayer(seed)
     if text == "greedy":
         return GreedyPlayer(seed, won=won)
+    g = _GREEDY.fullmatch(text)
+    if g is not None:
+        depth = int(g.group(1))
+        if not 1 <= depth <= MOST_DEPTH:
+            raise ValueError(f"greedy follows 1 to {MOST_DEPTH} decisions in a row, not {spec!r}")
+        return GreedyPlayer(seed, won=won, depth=depth)
     m = _MCTS.fullmatch(text)
     if m is not None:
         if m.group(1) is not None:

@@ -20,7 +20,7 @@ from typing import Iterator, NamedTuple
 KEYWORDS = frozenset("""
 a actor after all along among and any as at board by card cards choose clockwise connected const
 count deck dice distance draw each else end every failed farthest for from game give gives global
-grid has hex hidden high highest if in is let link log lowest margin max may min more move
+grid has heuristic hex hidden high highest if in is let link log lowest margin max may min more move
 neighbour no none not number of off on one option or order other param passed per phase pick
 pieces pile player players random reaches refills repeat reroll reveal roll round row rows rule
 score seat secret secretly setup size skip spend state stop sum table test then this through
@@ -30,7 +30,7 @@ times to track turn until up when whenever where while wide winner yes
 #: The keywords that begin a declaration (the outline's kinds).
 DECLARATION_WORDS = frozenset("""
 game players per global track const param actor deck pile pieces board table test rule option
-setup turn whenever on reroll end score winner
+setup turn whenever on reroll end score heuristic winner
 """.split())
 
 #: Keywords that are values rather than structure.

@@ -216,7 +216,7 @@ def test_find_references(client):
     found = {(r.range.start.line, r.range.start.character) for r in client.references(uri, line, col)}
     code = code_of(text)
     expected = {where(code, r"\b(held)\b", i) for i in range(len(re.findall(r"\bheld\b", code)))}
-    assert found == expected and len(found) == 7
+    assert found == expected and len(found) == 9
     without = client.references(uri, line, col, declaration=False)
     assert len(without) == len(found) - 1
     # a card property is not the stat of the same name

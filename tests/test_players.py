@@ -29,7 +29,7 @@ def test_specs(spec, kind, name):
 
 
 @pytest.mark.parametrize("spec", ["", "rand", "mcts:", "mcts:0", "mcts:-3", "mcts:0s", "mcts:2m",
-                                  "greedy:3", "mcts:1.5", None, 7])
+                                  "greedy:0", "greedy:9", "greedy:x", "mcts:1.5", None, 7])
 def test_a_bad_spec_is_one_clear_sentence(spec):
     with pytest.raises(ValueError) as info:
         player(spec)

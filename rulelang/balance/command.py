@@ -31,8 +31,9 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
     c.add_argument("--seat", action="append", metavar="K=PLAYER",
-                   help="who plays seat K: random (the default), greedy, mcts, mcts:N "
-                        "(N playouts a decision) or mcts:Ns (N seconds a decision)")
+                   help="who plays seat K: random (the default), greedy, greedy:N (following "
+                        "up to N of its own decisions in a row), mcts, mcts:N (N playouts a "
+                        "decision) or mcts:Ns (N seconds a decision)")
     c.add_argument("--won", metavar="ENDING",
                    help="for a game played alone: the ending that counts as a win")
     c.add_argument("--workers", type=int, default=1, metavar="N",

@@ -249,6 +249,14 @@ def html_report(doc: Mapping[str, Any]) -> str:
     if f.get("never_fired"):
         parts.append(f"<h2>Never fired ({len(f['never_fired'])})</h2><ul>"
                      + "".join(f"<li>{html.escape(k)}</li>" for k in f["never_fired"]) + "</ul>")
+    if f.get("cards"):
+        g = max(f["games"], 1)
+        parts.append(f"<h2>Cards drawn ({len(f['cards'])} cards; a draw is a copy leaving its deck)</h2>"
+                     + _table(["card", "a game", "in all"],
+                              [[k, f"{v / g:.2f}", v] for k, v in f["cards"].items()]))
+    if f.get("cards_never_drawn"):
+        parts.append(f"<h2>Never drawn ({len(f['cards_never_drawn'])})</h2><ul>"
+                     + "".join(f"<li>{html.escape(k)}</li>" for k in f["cards_never_drawn"]) + "</ul>")
     parts.append("<h2>Every figure</h2><pre>" + html.escape(str(doc.get("text", ""))) + "</pre>")
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -21,6 +21,7 @@ import attrs
 from ..engine import Game
 from ..errors import RulesetError
 from ..players import player
+from .cards import CardWatch, card_names
 from .stats import Tally, units
 
 if TYPE_CHECKING:
@@ -69,6 +70,9 @@ def play_range(game: Game, setup: Setup, first: int, count: int,
     the games that ended, and the firing counts of the one cut short)."""
     tally = Tally(setup.players) if into is None else into
     counted = _counter(game)[1] if setup.firing else None
+    if setup.firing:
+        for name in card_names(game):
+            tally.cards.setdefault(name, 0)
     ranked = is_ranked(game, setup)
     options = _option_sets(game)
     try:
@@ -110,6 +114,7 @@ def _play_one(game: Game, setup: Setup, seed: int, tally: Tally, counted: Option
     n = setup.players
     st = game.new_game(players=n, seed=seed, log=False)
     twin = counted.new_game(players=n, seed=seed) if counted is not None else None
+    watch = CardWatch(game, n, seed) if counted is not None else None
     bots = [player(spec, seed=seed * 1000003 + s, won=setup.won) for s, spec in enumerate(setup.seats)]
     rng = random.Random(seed ^ 0xC4A7CE)
     track = n > 1 and bool(game.ruleset.score)
@@ -145,6 +150,8 @@ def _play_one(game: Game, setup: Setup, seed: int, tally: Tally, counted: Option
         st.apply(move)
         if twin is not None:
             twin.apply(move.label)
+        if watch is not None:
+            watch.apply(move.label)
         made += 1
         if track and not st.is_chance_node:
             scores = st.result().scores
@@ -155,6 +162,8 @@ def _play_one(game: Game, setup: Setup, seed: int, tally: Tally, counted: Option
                 last = leader
             leaders.append(leader)
     result = st.result()
+    if watch is not None:
+        watch.count(tally.cards)
     tally.games += 1
     for b, k in branching.items():
         tally.branching[b] = tally.branching.get(b, 0) + k

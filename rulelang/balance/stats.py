@@ -72,6 +72,9 @@ class Tally:
     firing: Dict[str, int] = attrs.Factory(dict)
     #: whether the firing counts were kept
     firing_counted: bool = False
+    #: card name -> times a copy left its deck (every card of the decks, 0s
+    #: too; kept with the firing counts: ``cards.CardWatch``)
+    cards: Dict[str, int] = attrs.Factory(dict)
     #: a move's label with its numbers as '#' -> times chosen
     move_kinds: Dict[str, int] = attrs.Factory(dict)
     #: games stopped at the move limit, and games a rule error ended
@@ -100,7 +103,7 @@ class Tally:
         for a, b in zip(self.scores, other.scores):
             _add(a, b)
         for name in ("endings", "length", "decisions", "rounds", "branching", "lead_changes",
-                     "decided_at", "firing", "move_kinds"):
+                     "decided_at", "firing", "move_kinds", "cards"):
             _add(getattr(self, name), getattr(other, name))
         for key, (taken, won) in other.options.items():
             mine = self.options.setdefault(key, [0, 0])
@@ -235,6 +238,8 @@ def figures(t: Tally, ranked: bool, scored: bool, seats: Sequence[str]) -> Dict[
     out["firing_counted"] = t.firing_counted
     out["firing"] = dict(sorted(t.firing.items(), key=lambda kv: (-kv[1], kv[0])))
     out["never_fired"] = sorted(k for k, v in t.firing.items() if v == 0)
+    out["cards"] = dict(sorted(t.cards.items(), key=lambda kv: (-kv[1], kv[0])))
+    out["cards_never_drawn"] = sorted(k for k, v in t.cards.items() if v == 0)
     out["move_kinds"] = dict(sorted(t.move_kinds.items(), key=lambda kv: (-kv[1], kv[0])))
     out["unfinished"] = t.unfinished
     out["errors"] = list(t.errors)

@@ -135,6 +135,17 @@ def format_report(f: Mapping[str, Any], header: Sequence[str]) -> str:
             lines.append(f"Never fired ({len(never)}):")
             for k in never:
                 lines.append(f"  {k}")
+    cards = f.get("cards") or {}
+    if cards:
+        unseen = f["cards_never_drawn"]
+        lines.append(f"Cards drawn: {len(cards) - len(unseen)} of {len(cards)} cards were drawn "
+                     f"(each draw of a copy); most often:")
+        for k, v in [kv for kv in cards.items() if kv[1]][:MOST_ROWS]:
+            lines.append(f"  {v / g:>9.2f} a game  {k}")
+        if unseen:
+            lines.append(f"Never drawn ({len(unseen)}):")
+            for k in unseen:
+                lines.append(f"  {k}")
     if f["unfinished"]:
         lines.append(f"Stopped at the move limit: {f['unfinished']} games")
     if f["errors"]:

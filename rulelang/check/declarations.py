@@ -568,6 +568,11 @@ class Declarations(Printed):
             self.expect(item.points, scope, NUM, "points")
             if item.cond is not None:
                 self.expect(item.cond, scope, BOOL, "a scoring condition")
+        for item in rs.heuristic:           # about each player, in any state
+            scope = Scope(player=True, no_rolls=DECL_ROLL.format(what="the heuristic"))
+            self.expect(item.points, scope, NUM, "a heuristic's points")
+            if item.cond is not None:
+                self.expect(item.cond, scope, BOOL, "a heuristic's condition")
         if rs.winner_where is not None:     # about each player, as the score is
             self.expect(rs.winner_where,
                         Scope(player=True, no_rolls=DECL_ROLL.format(what="the winner's 'where'")),

@@ -533,6 +533,8 @@ class Program:
         self.score_items: List[Tuple[Compiled, Optional[Compiled]]] = [(sctx.expr(i.points),
                              sctx.cond_expr(i.cond) if i.cond is not None else None)
                             for i in rs.score]
+        self.heuristic_items: List[Tuple[Compiled, Optional[Compiled]]] = [  # as the score's (players)
+            (sctx.expr(i.points), None if i.cond is None else sctx.cond_expr(i.cond)) for i in rs.heuristic]
         #: Who may win: the winner's 'where', asked about each seat
         #: (``State.result``), or None when anyone may.
         self.winner_where: Optional[Compiled] = None if rs.winner_where is None else \

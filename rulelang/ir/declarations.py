@@ -441,6 +441,9 @@ class Ruleset:
     reroll: Optional[Reroll] = None
     endings: Tuple[Ending, ...] = ()
     score: Tuple[ScoreItem, ...] = ()
+    heuristic: Tuple[ScoreItem, ...] = _f("how well each player is doing in any state, for the "
+                                          "players that look ahead (higher is better): lines "
+                                          "summed as the score's are", default=())
     params: Tuple[GameParam, ...] = ()
     actors: Tuple[Actor, ...] = ()
     winner: str = _f("whether the highest or the lowest score wins", default="highest",

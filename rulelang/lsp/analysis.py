@@ -323,6 +323,7 @@ class _Indexer:
         places += [(f"on draw {i}", t.pos, t) for i, t in enumerate(rs.draw_triggers)]
         places += [(f"end {i}", e.pos, e) for i, e in enumerate(rs.endings)]
         places += [(f"score {i}", s.pos, s) for i, s in enumerate(rs.score)]
+        places += [(f"heuristic {i}", s.pos, s) for i, s in enumerate(rs.heuristic)]
         if rs.reroll is not None:
             places.append(("reroll", rs.reroll.pos, rs.reroll))
         if rs.setup:

@@ -67,6 +67,8 @@ def make_outline(a: Analysis, rs: ir.Ruleset) -> List[Outline]:
             out.append(_block(a, f"end \"{e.name}\"", "event", "", e.pos, []))
     if rs.score and rs.score[0].pos is not None:
         out.append(_block(a, "score", "namespace", "", rs.score[0].pos, []))
+    if rs.heuristic and rs.heuristic[0].pos is not None:
+        out.append(_block(a, "heuristic", "namespace", "", rs.heuristic[0].pos, []))
     out.sort(key=lambda o: (o.range[0], o.range[1]))
     return out
 

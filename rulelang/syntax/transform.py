@@ -137,7 +137,8 @@ class ToIR(generate.ComponentLines, Expressions):
         found: Dict[str, Meta] = {}
         lists: Dict[str, List[Any]] = {
             k: [] for k in ("stats", "consts", "params", "decks", "piles", "pieces", "tables", "rules",
-                            "options", "triggers", "draw_triggers", "endings", "score", "actors")}
+                            "options", "triggers", "draw_triggers", "endings", "score", "heuristic",
+                            "actors")}
         singles: Dict[str, Any] = {}
         for kind, value, where in items:
             if kind in lists:
@@ -180,6 +181,7 @@ class ToIR(generate.ComponentLines, Expressions):
             triggers=tuple(lists["triggers"]), reroll=singles.get("reroll"),
             draw_triggers=tuple(lists["draw_triggers"]),
             endings=tuple(lists["endings"]), score=tuple(lists["score"]),
+            heuristic=tuple(lists["heuristic"]),
             params=tuple(lists["params"]), actors=tuple(lists["actors"]),
             winner=singles.get("winner", ("highest", None))[0],
             winner_where=singles.get("winner", ("highest", None))[1],
@@ -537,6 +539,9 @@ class ToIR(generate.ComponentLines, Expressions):
 
     def score_decl(self, meta: Meta, c: List[Any]) -> Decl:
         return ("score", list(c), meta)
+
+    def heuristic_decl(self, meta: Meta, c: List[Any]) -> Decl:
+        return ("heuristic", list(c), meta)
 
     def score_item(self, meta: Meta, c: List[Any]) -> ir.ScoreItem:
         where = _pos(meta)
