@@ -179,6 +179,16 @@ def test_fmt_command_reads_stdin_with_a_dash():
      'score { a }\n',
      'game "G"\nplayers 2\nper player { a 0 }\nturn order clockwise from 0\n    when a > 0 {\n'
      '    phase p { a -= 1 }\n}\nscore { a }\n'),
+    # the first stat of 'global {' (two tokens open it) is an item like the next, its
+    # bounds one space apart
+    ('game "G"\nplayers 2\nglobal {\n  a 1 min 1 max 5\n  b yes\n}\nscore { a }\n',
+     'game "G"\nplayers 2\nglobal {\n    a 1 min 1 max 5\n    b yes\n}\nscore { a }\n'),
+    # a block opened after a condition that goes on inside '( … )': its lines one level
+    # in from the statement's first line, not from the line that opened it
+    ('game "G"\nplayers 2\nper player { a 0 }\nrule r {\nwhile a > 0 and (a < 3\n'
+     '                  or a > 5) {\na -= 1\n}\n}\nscore { a }\n',
+     'game "G"\nplayers 2\nper player { a 0 }\nrule r {\n    while a > 0 and (a < 3\n'
+     '        or a > 5) {\n        a -= 1\n    }\n}\nscore { a }\n'),
 ])
 def test_layout_of_items_else_and_blocks(text, tidy):
     assert format_source(text) == tidy

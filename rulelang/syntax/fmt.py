@@ -146,6 +146,7 @@ def format_source(text: str, filename: str = "<text>") -> str:
     prev2: Optional[_Token] = None
     end_of_last = 0
     waiting: List[_Line] = []       # comment lines whose level is that of the next line
+    statement = 0       # the level of the line the current statement started on
     for tok in [*tokens, None]:
         gap = text[end_of_last:tok.start if tok is not None else len(text)]
         breaks = 0          # line breaks since the last code or comment
@@ -160,10 +161,17 @@ def format_source(text: str, filename: str = "<text>") -> str:
                 line, breaks = None, 0
         if tok is None:
             break
+        if opened and opened[-1][0] != "LPAR" and opened[-1][2] < 0 and not _is_closer(tok):
+            # A block's items sit where its first one does: the parser's
+            # stack then holds what opened it as one part ('global {' is
+            # two tokens, 'per player {' one).
+            opened[-1] = (opened[-1][0], opened[-1][1], tok.depth - 1)
         if line is None or breaks:
             level, goes_on = _level_of(tok, opened, prev)
             line = _Line(level, blank_before=breaks >= 2, goes_on=goes_on)
             lines.append(line)
+            if not goes_on and not (opened and opened[-1][0] == "LPAR"):
+                statement = level       # (a line that starts a statement, or a block's '}')
             for comment in waiting:     # at the level of the line after them (inside a block they end)
                 comment.level = _inner_level(opened) if _is_closer(tok) else level
             waiting.clear()
@@ -177,7 +185,7 @@ def format_source(text: str, filename: str = "<text>") -> str:
         if tok.kind == "LPAR":
             opened.append((tok.kind, line.level, tok.depth))
         elif tok.kind in _OPENS_BLOCK:      # (a block's level is its statement's, not its last line's)
-            opened.append((tok.kind, line.level - line.goes_on, tok.depth))
+            opened.append((tok.kind, statement, -tok.depth))     # (< 0: till its first item)
         elif _is_closer(tok) and opened:
             opened.pop()
         prev2, prev = prev, tok
