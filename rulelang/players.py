@@ -193,11 +193,12 @@ class Beliefs:
 
     POOL = 8
 
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, state: State, seat: int, draws: bool = True) -> None:
         self.state, self.seat = state, seat
         self.pool: List[State] = []
         self.steps: Optional[List[Any]] = None     # (``trajectory``: once)
-        self.rough = not _hides(state, seat)
+        self.rough = not draws or not _hides(state, seat)
+        self.missed = False     # whether a draw was tried and could not be made
 
     def draw(self, rng: random.Random) -> State:
         if not self.rough and len(self.pool) < self.POOL:
@@ -207,6 +208,7 @@ class Beliefs:
                 resample(self.state, self.seat, rng, self.steps)
             if got is None:
                 self.rough = not self.pool
+                self.missed = True
             else:
                 got.explicit = False        # (its own dice and draws from here on)
                 got.logging = False
@@ -393,6 +395,8 @@ class MctsPlayer(Player):
         self.name = "mcts" + (f":{playouts}" if playouts is not None else f":{seconds:g}s")
         #: playouts lost to a rule error on a clone dealt again (see ``choose``)
         self.failed = 0
+        #: decisions at which no game could be drawn for the seat (``Beliefs``)
+        self.missed_draws = 0
 
     def choose(self, state: State) -> Move:
         moves = _legal(state)
@@ -402,7 +406,9 @@ class MctsPlayer(Player):
         assert seat is not None
         root = _Node(seat)
         rng = self.rng
-        beliefs = Beliefs(state, seat)
+        # (a game whose draws failed twice is thought about the rough way:
+        # in it the hidden things are shown too late for the search)
+        beliefs = Beliefs(state, seat, draws=self.missed_draws < 2)
         lo, hi = math.inf, -math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -421,6 +427,7 @@ class MctsPlayer(Player):
                 continue
             for value in got:
                 lo, hi = min(lo, value), max(hi, value)
+        self.missed_draws += beliefs.missed
         if not root.children:
             return rng.choice(moves)
         return max(moves, key=lambda m: self._rank(root.children.get(m.label)))

@@ -30,7 +30,7 @@ from ..errors import Error
 from .state import CHANCE, State
 
 #: The most moves ``resample`` tries, alternatives included, for one state.
-MOST_TRIES = 4000
+MOST_TRIES = 1500
 
 
 class Draws(Protocol):
