@@ -58,6 +58,9 @@ SPECS = ("random, greedy, mcts, mcts:N (N playouts a decision), mcts:Ns (N secon
 DEFAULT_PLAYOUTS = 200
 #: A playout longer than this many moves is stopped and counts as no win.
 PLAYOUT_MOVES = 3000
+#: In a ruleset with a ``heuristic``, a playout is cut after this many
+#: moves and weighed by it (``MctsPlayer._weighed``).
+CUT_AFTER = 40
 #: UCT's exploration constant (rewards are scaled to [0, 1]).
 EXPLORATION = 1.0
 
@@ -397,6 +400,7 @@ class MctsPlayer(Player):
         self.failed = 0
         #: decisions at which no game could be drawn for the seat (``Beliefs``)
         self.missed_draws = 0
+        self._h_lo, self._h_hi = math.inf, -math.inf     # heuristic seen at cuts (``_weighed``)
 
     def choose(self, state: State) -> Move:
         moves = _legal(state)
@@ -409,6 +413,7 @@ class MctsPlayer(Player):
         # (a game whose draws failed twice is thought about the rough way:
         # in it the hidden things are shown too late for the search)
         beliefs = Beliefs(state, seat, draws=self.missed_draws < 2)
+        self._h_lo, self._h_hi = math.inf, -math.inf    # (``_weighed``)
         lo, hi = math.inf, -math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -465,18 +470,32 @@ class MctsPlayer(Player):
             node = child
             path.append(child)
         made = 0
-        while not st.is_over and made < PLAYOUT_MOVES:
+        weighs = bool(st.prog.heuristic_items)
+        most = CUT_AFTER if weighs else PLAYOUT_MOVES
+        while not st.is_over and made < most:
             if st.is_chance_node:
                 _sample_chance(st, rng)
             else:
                 st.apply(rng.choice(st.legal_moves()))
             made += 1
-        got = rewards(st, self.won)
+        got = rewards(st, self.won) if st.is_over or not weighs else self._weighed(st)
         root.visits += 1
         for n in path[1:]:
             n.visits += 1
             n.total += got[n.who]
         return got
+
+    def _weighed(self, st: State) -> List[float]:
+        """What a playout cut short is worth to each seat, by the ruleset's
+        heuristic: up to half a win, the seat's heuristic placed between
+        the lowest and the highest any seat had at a cut in this search (so
+        a loss, 0, is worse than any position still in play, and a win, 1,
+        better)."""
+        values = heuristics(st) or [0] * st.n
+        self._h_lo = min(self._h_lo, *values)
+        self._h_hi = max(self._h_hi, *values)
+        span = self._h_hi - self._h_lo
+        return [0.25 if span <= 0 else 0.5 * (v - self._h_lo) / span for v in values]
 
     @staticmethod
     def _rank(node: Optional[_Node]) -> Any:

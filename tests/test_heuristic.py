@@ -149,3 +149,29 @@ def test_greedy_2_follows_its_own_next_decision():
     assert player("greedy:2").name == "greedy:2" and player("greedy").name == "greedy"
     with pytest.raises(ValueError, match="greedy follows 1 to 4 decisions in a row"):
         player("greedy:9")
+
+
+LONG_RACE = '''game "Long race"
+players 1
+per player { x 0 }
+turn {
+    phase p {
+        if round is 1 { choose one "Step" { "one": x += 1  "two": x += 2 } }
+        else { choose one "Wait" { "a": x += 0  "b": x += 0 } }
+    }
+}
+end "far" when any players where x >= 100000
+'''
+
+
+def test_mcts_weighs_a_playout_cut_short_by_the_heuristic():
+    """A game whose random playouts never end within the search: with a
+    heuristic, each playout is cut and weighed by it, and MCTS takes the
+    first step that gains more, every time; without one, every playout is
+    worth nothing: a tie, which goes to the first option."""
+    weighed = rulelang.loads(LONG_RACE + "heuristic { x }\n")
+    picks = {player("mcts:30", seed=s).choose(weighed.new_game(seed=s)).label for s in range(8)}
+    assert picks == {"two"}
+    blind = rulelang.loads(LONG_RACE)
+    picks = {player("mcts:12", seed=s).choose(blind.new_game(seed=s)).label for s in range(3)}
+    assert picks == {"one"}
