@@ -4,8 +4,8 @@ endurance.checklist.md.
 
 Every die is forced (explicit chance mode).  Unless a test says otherwise
 the Active Group is Group 2 (so Shackleton, who rolls for Group 1, adds no
-die) and holds PLAIN: five men of Blue Skill Level 5 with no special role,
-so the target is 5 and five dice are rolled.  The other card of the hand is
+die) and holds PLAIN: five men of Blue Skill Level 4 with no special role,
+so the target is 4 and five dice are rolled.  The other card of the hand is
 a Morale card ("05 Sled / Morale" or "10 Hunt 1 / Morale"): its Test is
 passed on the men's numbers (the auto-pass offer is declined), so what
 happens to the men and the Supply comes from the Action.
@@ -22,7 +22,7 @@ from endurance_helpers import (CREW, DOGS, GAME, SUPPLIES, animal, arrange, grou
 
 BASE = setup_game()
 
-# The men of the default Active Group: Blue Skill Level 5, no die symbol
+# The men of the default Active Group: Blue Skill Level 4, no die symbol
 # missing on the Blue side, no Dog Team Leader, hunter, entertainer,
 # storekeeper or auto-pass man among them.
 PLAIN = ["Wordie", "James", "Clark", "Rickinson", "McLeod"]
@@ -225,14 +225,15 @@ def test_act_03_no_die_symbol_no_die():
 
 def test_act_04_infirmary_men_roll_no_dice():
     """EN-ACT-04: a man in the Infirmary rolls no die and does not set the
-    target, even if his old Group number were still on him: Blackborow and
-    Orde-Lees (Skill 6) roll two dice against 6; Wild (Red 5) in the
-    Infirmary would have made two 5s Successes."""
+    target, even if his old Group number were still on him: Wordie and
+    Rickinson, Demoralized (Red 6), roll two dice against 6; Wild (Red 5)
+    in the Infirmary would have made two 5s Successes."""
     st = game()
-    arrange(st, groups={2: ["Blackborow", "Orde-Lees"]}, infirmary=["Wild"])
+    arrange(st, groups={2: ["Wordie", "Rickinson"]}, infirmary=["Wild"])
     assert man(st, "Wild")["group"] == 0
     st.set_piece("crew", "Wild", "group", 2)
-    begin(st, HUNT1, MORALE, groups={2: ["Blackborow", "Orde-Lees"]})
+    begin(st, HUNT1, MORALE, groups={2: ["Wordie", "Rickinson"]},
+          demoralized=["Wordie", "Rickinson"])
     play(st, NO_WEAPON)
     roll_action(st, 5, 5)
     assert st.stat("successes") == 0
@@ -243,7 +244,7 @@ def test_act_05_target_is_best_skill_level():
     """EN-ACT-05: the target is the lowest Skill Level in the Group
     (Worsley's 3 makes every 3 a Success), and men with no Skill Level
     (Red James and Hudson) do not set it: Wordie and Rickinson alone
-    give a target of 5."""
+    give a target of 4."""
     st = game()
     begin(st, HUNT1, MORALE, groups={2: ["Worsley"] + PLAIN[:4]})
     play(st, NO_WEAPON)
@@ -254,17 +255,17 @@ def test_act_05_target_is_best_skill_level():
     begin(st, HUNT1, MORALE, groups={2: ["Hudson", "James", "Wordie", "Rickinson"]},
           demoralized=["Hudson", "James"])
     play(st, NO_WEAPON)
-    roll_action(st, 4, 5)
+    roll_action(st, 3, 4)
     assert st.stat("successes") == 1
 
 
 def test_act_06_equal_or_better_is_a_success():
-    """EN-ACT-06: against a target of 5 the 5 and the 6 are Successes, the
-    4, 3 and 2 are not."""
+    """EN-ACT-06: against a target of 4 the 4 and the 5 are Successes, the
+    3 and the 2s are not."""
     st = game()
     begin(st, HUNT1, MORALE)
     play(st, NO_WEAPON)
-    roll_action(st, 4, 5, 6, 2, 3)
+    roll_action(st, 3, 4, 5, 2, 2)
     assert (st.stat("successes"), st.stat("failures")) == (2, 0)
 
 
@@ -319,7 +320,7 @@ def test_act_09_reward_or_the_two_penalties():
 
     st = game()
     before = in_supply(st)
-    hunt(st, [4, 2, 2, 2, 2], fresh=["Hurley", "Crean"])
+    hunt(st, [3, 2, 2, 2, 2], fresh=["Hurley", "Crean"])
     assert in_supply(st) == before
     assert not fresh(st, "Hurley") and not fresh(st, "Crean")
     assert man(st, "Hurley")["place"] == man(st, "Crean")["place"] == "in_camp"
@@ -349,7 +350,7 @@ def test_act_11_mitigation_flips_a_blue_counter():
     injured Wild, Red Hussey and Hurley, a Red Mrs Chippy are not offered."""
     st = game()
     before = in_supply(st)
-    hunt(st, [5, 1, 2, 3, 4], action=HUNT2, wild=True)
+    hunt(st, [5, 1, 2, 3, 3], action=HUNT2, wild=True)
     assert not fresh(st, "Wild")
     assert (st.stat("successes"), st.stat("failures")) == (2, 0)
     take_meat_and_blubber(st)
@@ -489,7 +490,7 @@ def test_hunt_03_one_weapon_from_the_supply():
 def test_hunt_04_weapon_sets_the_target():
     """EN-HUNT-04: with a weapon the target is its Skill Level (designed:
     Revolver 4, Rifle 3, Shotgun 4), instead of the Group's: the Rifle
-    makes 3s Successes for a Group whose best is 5, and the Revolver makes
+    makes 3s Successes for a Group whose best is 4, and the Revolver makes
     3s fail for a Group with Worsley (3)."""
     assert {w: supply(BASE, w)["aim"] for w in ("Revolver", "Rifle", "Shotgun")} == \
         {"Revolver": 4, "Rifle": 3, "Shotgun": 4}
@@ -521,12 +522,12 @@ def test_hunt_06_shotgun_two_extra_dice():
 
 def test_hunt_07_weapon_exhaustion_check():
     """EN-HUNT-07: after the Hunt's dice the weapon used is checked for
-    Exhaustion: a 2 (its red die 2) flips the Revolver to striped, a 3
-    leaves it; a striped Revolver on a 3 (red die 3) is removed.  The
+    Exhaustion: a 1 (its red die 1) flips the Revolver to striped, a 2
+    leaves it; a striped Revolver on a 2 (red die 2) is removed.  The
     unused Rifle is not checked."""
-    for side, die, result in (("plain", 2, ("in_supply", "striped")),
-                              ("plain", 3, ("in_supply", "plain")),
-                              ("striped", 3, ("removed", "striped"))):
+    for side, die, result in (("plain", 1, ("in_supply", "striped")),
+                              ("plain", 2, ("in_supply", "plain")),
+                              ("striped", 2, ("removed", "striped"))):
         st = game()
         begin(st, HUNT1, MORALE, supply=["Revolver", "Rifle"],
               striped=["Revolver"] if side == "striped" else [], demoralized=["Orde-Lees"])
@@ -688,7 +689,7 @@ def test_sled_01_one_success_reward_grows():
 
     st = game()
     before = in_supply(st)
-    sled(st, [4, 2, 2, 2, 2], fresh=["Vincent", "Blackborow"])
+    sled(st, [3, 2, 2, 2, 2], fresh=["Vincent", "Blackborow"])
     assert in_supply(st) == before
     assert not fresh(st, "Vincent") and not fresh(st, "Blackborow")
     finish(st)
@@ -848,7 +849,7 @@ def test_ent_01_one_success_reward_grows():
 
     st = game()
     all_fresh(st)
-    entertain(st, [4, 2, 2, 2, 2], supply=["Playing Cards"], demoralized=["Wordie"])
+    entertain(st, [3, 2, 2, 2, 2], supply=["Playing Cards"], demoralized=["Wordie"])
     assert not fresh(st, "Wordie")
     assert not fresh(st, "Marston") and not fresh(st, "Hussey")
     finish(st)
@@ -903,12 +904,12 @@ def test_ent_04_pictured_item_one_extra_die(action, item, dice):
 def test_ent_05_item_exhaustion_check():
     """EN-ENT-05: the chosen item (here not the pictured Phonograph) is
     checked for Exhaustion after the dice:
-    the Book (red die 2) on a 2 turns striped, on a 3 stays; striped
-    Playing Cards (red die 3) on a 3 are removed; the item not chosen is
+    the Book (red die 1) on a 1 turns striped, on a 2 stays; striped
+    Playing Cards (red die 2) on a 2 are removed; the item not chosen is
     not checked."""
-    for item, striped, die, result in (("Book", [], 2, ("in_supply", "striped")),
-                                       ("Book", [], 3, ("in_supply", "plain")),
-                                       ("Playing Cards", ["Playing Cards"], 3,
+    for item, striped, die, result in (("Book", [], 1, ("in_supply", "striped")),
+                                       ("Book", [], 2, ("in_supply", "plain")),
+                                       ("Playing Cards", ["Playing Cards"], 2,
                                         ("removed", "striped"))):
         st = game()
         entertain(st, [5, 2, 2, 2, 2], action=ENT_PHONO, item=item, exhaust_die=die,

@@ -230,7 +230,7 @@ def test_prog_01_camp_track_spaces_in_order():
     """EN-PROG-01: the Camp Marker goes Ocean Camp, Patience Camp, Elephant
     Island, Rescue, one red Event after another, and the Heat and Morale
     Thresholds are those of the space it is on (Elephant Island and Rescue
-    designed: 2 / 12 and 2 / 9)."""
+    designed, as tuned: 2 / 8 and 1 / 4)."""
     st = setup_game()
     men = ROWERS + ["Hussey", "Clark", "Kerr", "Hurley"]
     arrange(st, groups={1: men}, dead=[n for n in CREW if n not in men], dogs=0, chippy=False)
@@ -257,7 +257,7 @@ def test_prog_01_camp_track_spaces_in_order():
     play(st, HARD_NO)
     seen.append((st.stat("camp"), camp_data(st)["heat"], camp_data(st)["morale"]))
     assert seen == [("ocean_camp", 1, 13), ("patience_camp", 2, 15),
-                    ("elephant_island", 2, 12), ("rescue", 2, 9)]
+                    ("elephant_island", 2, 8), ("rescue", 1, 4)]
 
 
 @pytest.mark.parametrize("event, blubber, passed", [
@@ -795,7 +795,7 @@ def test_shuf_03_infirmary_men_recover_to_chosen_group():
 @pytest.mark.parametrize("name, die, fresh", [
     ("Wild", 5, True),          # Red Skill 5: a 5 flips him
     ("Wild", 4, False),         # a 4 beats his Blue 4 but not his Red 5
-    ("Kerr", 5, False),         # Red 6 (Blue 4)
+    ("Kerr", 5, False),         # Red 6 (Blue 3)
     ("Kerr", 6, True),
     ("Hudson", 5, False),       # no Skill Level when Red: only a 6
     ("Hudson", 6, True),
@@ -917,52 +917,65 @@ def test_boat_03_no_man_left_behind():
 
 
 def test_boat_04_boat_spaces_and_cargo():
-    """EN-BOAT-04 (data): the boats have 11, 10 and 9 spaces, Shackleton
-    taking one in the James Caird: with all 27 men the James Caird is full
-    after ten of them, the Dudley Docker after ten more, and the Stancomb
-    Wills keeps two empty spaces, which may carry a Dog and a Resource."""
-    assert [GAME.prog.piece_attr["boats"]["spaces"][i] for i in range(3)] == [11, 10, 9]
+    """EN-BOAT-04 (data): the boats have 14, 13 and 12 spaces (designed,
+    as tuned), Shackleton taking one in the James Caird: with all 27 men
+    the James Caird is full after thirteen of them, the Dudley Docker after
+    thirteen more, and the Stancomb Wills, with the last man, keeps eleven
+    empty spaces, which carry the four Dogs, Mrs Chippy and the six
+    Resources of the Supply."""
+    assert [GAME.prog.piece_attr["boats"]["spaces"][i] for i in range(3)] == [14, 13, 12]
     st = setup_game()                                    # all 27 men alive
     trigger(st, "Lifeboats")
     men = living(st)
     assert len(men) == 27
     for i, _name in enumerate(men):
         offered = labels(st)
-        if i < 10:
+        if i < 13:
             assert offered == list(BOATS)
             play(st, JC)
-        elif i < 20:
+        elif i < 26:
             assert offered == [DD, SW]
             play(st, DD)
         else:
             assert offered == [SW]
             play(st, SW)
-    assert [boat(st, b)["aboard"] for b in BOATS] == [11, 10, 7]
-    play(st, TAKE, SW)                                   # Dogs A
+    assert [boat(st, b)["aboard"] for b in BOATS] == [14, 13, 1]
+    cargo = [a for a in ANIMALS if animal(st, a)["present"]] + in_supply(st)
+    assert len(cargo) == 11
+    for _name in cargo:                                  # Dogs A-D, Mrs Chippy, six Resources
+        assert labels(st) == [TAKE, LEAVE]
+        play(st, TAKE)
+        assert labels(st) == [SW]
+        play(st, SW)
     assert animal(st, "Dogs A")["boat"] == 3
-    play(st, LEAVE, LEAVE, LEAVE, LEAVE)                  # Dogs B, C, D, Mrs Chippy
-    play(st, TAKE, SW)                                   # Pemmican 1
     assert supply(st, "Pemmican 1")["boat"] == 3
-    assert boat(st, SW)["aboard"] == 9
+    assert boat(st, SW)["aboard"] == 12
+    assert st.current_player == CHANCE
 
 
 def test_boat_05_no_room_removed():
     """EN-BOAT-05: an animal or Resource for which there is no room (the
-    boats full), or which is left, is removed from the game."""
+    boats full), or which is left, is removed from the game.  All 27 men
+    aboard leave eleven spaces (designed, as tuned): with a full Supply of
+    twelve Resources, Dogs B left, the other Dogs and Mrs Chippy aboard,
+    seven Resources fill the boats and the last five have no room."""
     st = setup_game()
-    trigger(st, "Lifeboats")
-    play(st, *[JC] * 10, *[DD] * 10, *[SW] * 7)
-    play(st, TAKE, SW, LEAVE, TAKE, SW)                  # Dogs A aboard, Dogs B left, C aboard
-    assert labels(st) == [LEAVE]                         # Dogs D: no room
-    play(st, LEAVE)
-    assert labels(st) == [LEAVE]                         # Mrs Chippy
-    play(st, LEAVE)
-    for _ in range(6):                                   # the six Resources
+    full = SUPPLIES[:12]
+    trigger(st, "Lifeboats", supply=full)
+    play(st, *[JC] * 13, *[DD] * 13, SW)
+    play(st, TAKE, SW, LEAVE, TAKE, SW, TAKE, SW)        # Dogs A aboard, Dogs B left, C, D aboard
+    play(st, TAKE, SW)                                   # Mrs Chippy
+    for _ in range(7):                                   # seven Resources fill the last spaces
+        assert labels(st) == [TAKE, LEAVE]
+        play(st, TAKE, SW)
+    assert boat(st, SW)["aboard"] == 12
+    for _ in range(5):                                   # no room for the last five
         assert labels(st) == [LEAVE]
         play(st, LEAVE)
-    assert [animal(st, a)["present"] for a in ANIMALS] == [True, False, True, False, False]
-    assert in_supply(st) == []
-    assert supply(st, "Pemmican 1")["at"] == "removed"
+    assert [animal(st, a)["present"] for a in ANIMALS] == [True, False, True, True, True]
+    assert [supply(st, r)["boat"] for r in full[:7]] == [3] * 7
+    assert [supply(st, r)["at"] for r in full[7:]] == ["removed"] * 5
+    assert in_supply(st) == sorted(full[:7])
     assert st.current_player == CHANCE
 
 
@@ -1028,18 +1041,18 @@ def test_boat_10_lifeboat_card_data():
     for name in set(GAME_LIFEBOAT_CARDS):
         cid = GAME.prog.card_by_name[name]
         found[name] = (props["need"][cid], props["at_least"][cid])
-    assert found == {"Bail Out": (2, 3), "Row Hard": (2, 4), "Heavy Swell": (1, 5),
-                     "Rogue Wave": (1, 6), "Ice Floes": (3, 2), "Night Watch": (2, 2),
-                     "Gale": (2, 5)}
+    assert found == {"Bail Out": (2, 2), "Row Hard": (2, 3), "Heavy Swell": (1, 4),
+                     "Rogue Wave": (1, 5), "Ice Floes": (3, 2), "Night Watch": (2, 2),
+                     "Gale": (2, 4)}
     assert sorted(setup_game().pile("lifeboat_deck")) == sorted(GAME_LIFEBOAT_CARDS)
 
 
 @pytest.mark.parametrize("card, dice, completed", [
-    ("Row Hard", (4, 3, 1), False),       # two dice of 4+ needed, one given
-    ("Row Hard", (4, 6, 1), True),
-    ("Gale", (5, 4, 4), False),
-    ("Gale", (5, 5, 1), True),
-    ("Rogue Wave", (5, 5, 5), False),
+    ("Row Hard", (3, 2, 1), False),       # two dice of 3+ needed, one given
+    ("Row Hard", (3, 6, 1), True),
+    ("Gale", (4, 3, 3), False),
+    ("Gale", (4, 4, 1), True),
+    ("Rogue Wave", (4, 4, 4), False),
     ("Ice Floes", (2, 2, 1), False),
     ("Ice Floes", (2, 2, 2), True),
 ])

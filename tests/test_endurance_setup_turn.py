@@ -490,10 +490,10 @@ def test_turn_02_one_card_for_the_action_another_for_the_test():
 def test_turn_03_action_first_then_the_test_even_after_a_failure():
     """EN-TURN-03: the Action is resolved first (its failed Hunt Demoralizes
     McNish and Clark before the Test begins), and the Test is resolved all
-    the same: the Heating Test burns Blubber 1, whose Exhaustion check (a 1)
-    stripes it."""
+    the same: the Heating Test burns Blubber 1, striped, whose Exhaustion
+    check (a 1: its red die as tuned) removes it."""
     st = setup_game()
-    start_turn_with(st, [HUNT_HEAT, SLED_HEAT])
+    start_turn_with(st, [HUNT_HEAT, SLED_HEAT], striped=["Blubber 1"])
     play(st, f"Action: {HUNT_HEAT}", f"Test: {SLED_HEAT}", "Hunt without a weapon")
     roll(st, 2, 2, 2, 2, 2, 2, 2)                  # no Success
     assert man(st, "McNish")["side"] == "demoralized" and man(st, "Clark")["side"] == "demoralized"
@@ -502,7 +502,7 @@ def test_turn_03_action_first_then_the_test_even_after_a_failure():
     play(st, "Blubber 1")
     roll(st, 1)
     play(st, "Flip Orde-Lees to save the Resource: no")
-    assert supply(st, "Blubber 1")["side"] == "striped"
+    assert supply(st, "Blubber 1")["at"] == "removed"
     assert man(st, "Orde-Lees")["side"] == "fresh"   # the Test passed: no Penalty
     assert labels(st)[0] == "Draw the cards"
 
@@ -1083,8 +1083,8 @@ def test_end_04_rescue_when_the_deck_runs_out():
     play(st, "Take a Meat counter (striped side up)")
     assert not st.is_over
     play(st, "Flip a man to pass the Test without Resources: no")
-    play(st, "Blubber 1", "Blubber 2")            # Heat 2 at Rescue; the Hunt brought Blubber 2
-    roll(st, 6, 6)
+    play(st, "Blubber 1")                         # Heat 1 at Rescue (designed, as tuned)
+    roll(st, 6)
     assert st.is_over and st.result().ending == "Rescue"
 
 
@@ -1147,3 +1147,34 @@ def test_end_06_result_is_the_ending_and_the_men_alive():
     st.set_piece("crew", "Wild", "place", "sailed")
     st.set_piece("crew", "Crean", "place", "drowned")
     assert st.result().scores == (25,)
+
+
+def test_evt_midwinter_feast_refreshes_up_to_three():
+    """EN-SETUP-14 (data: the ordinary Events), EN-EVT-03: Midwinter Feast
+    (designed, as tuned) flips up to three Red men in camp back to Blue, of
+    the player's choice, never one in the Infirmary: of four Red men one
+    stays Red; with one Red man, he alone is flipped and no more is asked."""
+    st = setup_game()
+    arrange(st, fresh=CREW)
+    arrange(st, hand=[], discard=[], main=["Midwinter Feast", HUNT_FOOD, SLED_HEAT],
+            demoralized=["Wordie", "Kerr", "How", "Hurley"], infirmary=["Vincent"])
+    play(st, "Draw the cards")
+    draw(st, "Midwinter Feast")
+    assert labels(st) == ["Wordie", "Kerr", "Hurley", "How"]
+    play(st, "Kerr", "How")
+    assert labels(st) == ["Wordie", "Hurley"]
+    play(st, "Wordie")
+    assert st.current_player == CHANCE                    # the Event Deck's top card
+    assert [man(st, n)["side"] for n in ("Wordie", "Kerr", "How", "Hurley")] == \
+        ["fresh", "fresh", "fresh", "demoralized"]
+    assert (man(st, "Vincent")["place"], man(st, "Vincent")["side"]) == ("infirmary", "demoralized")
+
+    st = setup_game()
+    arrange(st, fresh=CREW)
+    arrange(st, hand=[], discard=[], main=["Midwinter Feast", HUNT_FOOD, SLED_HEAT],
+            demoralized=["Wordie"])
+    play(st, "Draw the cards")
+    draw(st, "Midwinter Feast")
+    assert labels(st) == ["Wordie"]
+    play(st, "Wordie")
+    assert st.current_player == CHANCE and man(st, "Wordie")["side"] == "fresh"

@@ -163,14 +163,19 @@ def test_test_02_resources_stay_and_each_is_checked():
     assert at_next_turn(st)
     assert in_supply(st) == ["Blubber 1", "Blubber 2", "Meat 1", "Pemmican 1"]
     assert all(counter(st, n) == ("in_supply", "plain") for n in in_supply(st))
-    # With 1s every used counter is Exhausted (striped) but stays; Blubber 1 was not used.
-    st = scenario("13 Hunt 1 red / Food PM", ["Pemmican 1", "Meat 1", "Blubber 1", "Blubber 2"])
+    # With 1s every used counter is Exhausted: Meat 1 turns striped and
+    # stays, the striped Pemmican 1 and Blubber 2 are removed (as tuned, a
+    # plain Pemmican or Blubber is never Exhausted); Blubber 1, striped too
+    # but not used, stays.
+    st = scenario("13 Hunt 1 red / Food PM", ["Pemmican 1", "Meat 1", "Blubber 1", "Blubber 2"],
+                  striped=["Pemmican 1", "Blubber 1", "Blubber 2"])
     play(st, "Meat", "Meat 1", "Pemmican", "Pemmican 1", "Blubber 2")
     roll(st, 1, 1, 1)
     assert at_next_turn(st)
-    assert [counter(st, n)[1] for n in ("Pemmican 1", "Meat 1", "Blubber 1", "Blubber 2")] == \
-        ["striped", "striped", "plain", "striped"]
-    assert len(in_supply(st)) == 4
+    assert [counter(st, n) for n in ("Pemmican 1", "Meat 1", "Blubber 1", "Blubber 2")] == \
+        [("removed", "striped"), ("in_supply", "striped"), ("in_supply", "striped"),
+         ("removed", "striped")]
+    assert in_supply(st) == ["Blubber 1", "Meat 1"]
 
 
 def test_test_03_auto_pass_man_anywhere_in_camp():
@@ -283,20 +288,23 @@ def test_food_03_double_canned_is_two_cans_for_substitution(card, men):
 def test_food_04_meat_cooked_by_one_blubber():
     """EN-FOOD-04: two Meat with no Blubber fail card 21; with two Blubber
     in the Supply only one is burnt to cook both Meat (three Exhaustion
-    dice, the other Blubber untouched)."""
+    dice, the other Blubber untouched: both Blubber striped here, the one
+    burnt is removed on a 1, the other stays)."""
     st = scenario("21 Entertain cards / Food MM", ["Meat 1", "Meat 2"])     # Marston, Holness
     play(st, "Meat", "Meat 1", "Meat", "Meat 2")
     assert at_next_turn(st)
     assert place(st, "Marston") == "infirmary" and side(st, "Holness") == "demoralized"
 
-    st = scenario("21 Entertain cards / Food MM", ["Meat 1", "Meat 2", "Blubber 1", "Blubber 2"])
+    st = scenario("21 Entertain cards / Food MM", ["Meat 1", "Meat 2", "Blubber 1", "Blubber 2"],
+                  striped=["Blubber 1", "Blubber 2"])
     play(st, "Meat", "Meat 1", "Meat", "Meat 2")
     assert labels(st) == ["Blubber 1", "Blubber 2"]       # "Cook with": one Blubber
     play(st, "Blubber 1")
     roll(st, 1, 1, 1)                                     # Meat 1, Meat 2, Blubber 1
     assert at_next_turn(st)
-    assert [counter(st, n)[1] for n in ("Meat 1", "Meat 2", "Blubber 1", "Blubber 2")] == \
-        ["striped", "striped", "striped", "plain"]
+    assert [counter(st, n) for n in ("Meat 1", "Meat 2", "Blubber 1", "Blubber 2")] == \
+        [("in_supply", "striped"), ("in_supply", "striped"), ("removed", "striped"),
+         ("in_supply", "striped")]
     assert place(st, "Marston") == "in_camp" and side(st, "Holness") == "fresh"
 
 
@@ -423,19 +431,19 @@ def test_food_12_animal_meat_needs_no_cooking():
     assert place(st, "McNish") == "in_camp" and place(st, "Wild") == "in_camp"
 
 
-@pytest.mark.parametrize("faces,meat,blubber", [((2, 1), "striped", "striped"),
-                                                ((3, 2), "plain", "plain"),
-                                                ((6, 1), "plain", "striped")])
+@pytest.mark.parametrize("faces,meat,blubber", [((1, 1), "striped", "removed"),
+                                                ((2, 2), "plain", "in_supply"),
+                                                ((6, 1), "plain", "removed")])
 def test_food_13_cooking_blubber_is_checked_too(faces, meat, blubber):
     """EN-FOOD-13: after a Food Test both the Meat eaten and the Blubber
-    that cooked it get an Exhaustion die (Meat exhausted at 2 or less,
-    Blubber at 1 or less)."""
-    st = scenario("06 Entertain book / Food M", ["Meat 1", "Blubber 1"])
+    that cooked it get an Exhaustion die (as tuned: a plain Meat exhausted
+    at 1 or less, the Blubber, striped here, at 1 or less)."""
+    st = scenario("06 Entertain book / Food M", ["Meat 1", "Blubber 1"], striped=["Blubber 1"])
     play(st, "Meat", "Meat 1", "Blubber 1")
     roll(st, *faces)
     assert at_next_turn(st)
     assert counter(st, "Meat 1") == ("in_supply", meat)
-    assert counter(st, "Blubber 1") == ("in_supply", blubber)
+    assert counter(st, "Blubber 1") == (blubber, "striped")
 
 
 def test_food_14_green_auto_passes_food_only():
@@ -472,8 +480,8 @@ def test_heat_01_blubber_against_threshold():
 def test_heat_02_threshold_1_at_ocean_2_at_patience():
     """EN-HEAT-02: the Heat Threshold starts at 1 (Ocean Camp); once the
     Patience Camp event is resolved it is 2, so one Blubber fails and two
-    pass.  Data: Elephant Island and Rescue are designed at 2 (read after
-    the Lifeboats and the James Caird events)."""
+    pass.  Data: Elephant Island and Rescue are designed at 2 and 1 (as
+    tuned; read after the Lifeboats and the James Caird events)."""
     st = setup_game()
     assert (st.stat("camp"), camp_data(st)["heat"]) == ("ocean_camp", 1)
 
@@ -494,7 +502,7 @@ def test_heat_02_threshold_1_at_ocean_2_at_patience():
     roll(st, 6, 6)
     assert at_next_turn(st) and side(st, "Vincent") == "fresh"
 
-    assert later_thresholds() == {"elephant_island": (2, 12), "rescue": (2, 9)}
+    assert later_thresholds() == {"elephant_island": (2, 8), "rescue": (1, 4)}
 
 
 def later_thresholds():
@@ -522,12 +530,14 @@ def later_thresholds():
 
 def test_heat_03_each_burnt_blubber_is_checked():
     """EN-HEAT-03: at Patience Camp (threshold 2) the two Blubber burnt each
-    get an Exhaustion die; a third Blubber in the Supply gets none."""
+    get an Exhaustion die; a third Blubber in the Supply gets none (all
+    three striped: a 1 removes a burnt one)."""
     st = setup_game()
     st.set_stat("camp", "patience_camp")
     arrange(st, fresh=CREW, demoralized=RED)
     start_turn_with(st, hand=[ACTION, "17 Sled / Heating"], supply=["Blubber 1", "Blubber 2",
                                                                     "Blubber 3"],
+                    striped=["Blubber 1", "Blubber 2", "Blubber 3"],
                     dogs=0, chippy=False, active_group=2)
     play(st, f"Action: {ACTION}", "Test: 17 Sled / Heating")
     play(st, "Blubber 3", "Blubber 1")
@@ -535,7 +545,7 @@ def test_heat_03_each_burnt_blubber_is_checked():
     roll(st, 1)                                           # Blubber 3
     assert at_next_turn(st)
     assert [counter(st, n) for n in ("Blubber 1", "Blubber 2", "Blubber 3")] == \
-        [("in_supply", "striped"), ("in_supply", "plain"), ("in_supply", "striped")]
+        [("removed", "striped"), ("in_supply", "striped"), ("removed", "striped")]
 
 
 def test_heat_04_mcnish_auto_passes_heating():
@@ -551,10 +561,10 @@ def test_heat_04_mcnish_auto_passes_heating():
 
 # ------------------------------------------------------------------ Medical
 
-@pytest.mark.parametrize("face,after", [(2, "striped"), (3, "plain")])
+@pytest.mark.parametrize("face,after", [(1, "striped"), (2, "plain")])
 def test_med_01_medical_supplies_pass_and_are_checked(face, after):
     """EN-MED-01: the Medical Supplies in the Supply pass a Medical Test and
-    then get an Exhaustion die (exhausted at 2 or less)."""
+    then get an Exhaustion die (exhausted at 1 or less, as tuned)."""
     st = scenario("29 Sled / Medical", ["Medical Supplies 1", "Blubber 1"])  # Vincent, McLeod
     play(st, "Medical Supplies 1")
     roll(st, face)
@@ -646,7 +656,7 @@ def test_mor_01_shackleton_does_not_count():
 def test_mor_02_threshold_13_at_ocean_15_at_patience():
     """EN-MOR-02: the Morale Threshold starts at 13 (Ocean Camp); after the
     Patience Camp event 14 Blue men fail and 15 pass.  Data: Elephant Island
-    12, Rescue 9 (designed)."""
+    8, Rescue 4 (designed, as tuned)."""
     st = setup_game()
     assert camp_data(st)["morale"] == 13
     keep = ["Pemmican 1", "Pemmican 2", "Meat 1", "Blubber 1"]
@@ -660,7 +670,7 @@ def test_mor_02_threshold_13_at_ocean_15_at_patience():
     assert at_next_turn(st)
     assert side(st, "Vincent") == "demoralized"
 
-    assert {k: v[1] for k, v in later_thresholds().items()} == {"elephant_island": 12, "rescue": 9}
+    assert {k: v[1] for k, v in later_thresholds().items()} == {"elephant_island": 8, "rescue": 4}
 
 
 def test_mor_03_wild_auto_passes_morale():
@@ -836,13 +846,13 @@ def test_pen_09_unchosen_card_penalty_same_ladder():
 # ------------------------------------------------------------------ Exhaustion & Orde-Lees
 
 def test_exh_01_data_red_die_values():
-    """EN-EXH-01 (data): the designed red-die values: food and fuel 1/2
-    (Meat 2/3, the double Canned Goods 2/3), Medical Supplies 2/3, on the
-    normal and striped sides."""
+    """EN-EXH-01 (data): the designed red-die values, as tuned: food and
+    fuel 0/1 (Meat 1/2, the double Canned Goods 1/2), Medical Supplies 1/2,
+    on the normal and striped sides."""
     st = setup_game()
-    want = {"Pemmican 1": (1, 2), "Canned Goods 1": (1, 2), "Canned Goods double": (2, 3),
-            "Meat 1": (2, 3), "Blubber 1": (1, 2), "Medical Supplies 1": (2, 3),
-            "Book": (2, 3), "Playing Cards": (1, 3), "Phonograph": (2, 4), "Rifle": (2, 3)}
+    want = {"Pemmican 1": (0, 1), "Canned Goods 1": (0, 1), "Canned Goods double": (1, 2),
+            "Meat 1": (1, 2), "Blubber 1": (0, 1), "Medical Supplies 1": (1, 2),
+            "Book": (1, 2), "Playing Cards": (0, 2), "Phonograph": (1, 3), "Rifle": (1, 2)}
     assert {n: (supply(st, n)["wear"], supply(st, n)["worn"]) for n in want} == want
 
 
@@ -853,33 +863,34 @@ def test_exh_01_data_red_die_values():
     ("striped", 3, ("in_supply", "striped")),
 ])
 def test_exh_01_exhausted_at_or_under_the_red_die(start, face, after):
-    """EN-EXH-01: a Blubber (red die 1 plain, 2 striped) burnt for Heating
-    is Exhausted when the die is equal to or less than the value on its
-    face-up side, and not otherwise."""
-    striped = ["Blubber 1"] if start == "striped" else []
-    st = scenario("17 Sled / Heating", ["Blubber 1"], striped=striped)
-    play(st, "Blubber 1")
+    """EN-EXH-01: Medical Supplies (red die 1 plain, 2 striped, as tuned)
+    used for a Medical Test are Exhausted when the die is equal to or less
+    than the value on their face-up side, and not otherwise."""
+    striped = ["Medical Supplies 1"] if start == "striped" else []
+    st = scenario("29 Sled / Medical", ["Medical Supplies 1"], striped=striped)
+    play(st, "Medical Supplies 1")
     roll(st, face)
     assert at_next_turn(st)
-    assert counter(st, "Blubber 1") == after
+    assert counter(st, "Medical Supplies 1") == after
 
 
 def test_exh_02_plain_counter_flips_to_striped():
-    """EN-EXH-02: an Exhausted counter on its normal side (Pemmican, die 1)
-    turns striped and stays in the Supply."""
-    st = scenario("01 Hunt 1 / Food P", ["Pemmican 1"])
-    play(st, "Pemmican", "Pemmican 1")
+    """EN-EXH-02: an Exhausted counter on its normal side (Medical
+    Supplies, die 1; as tuned a plain Pemmican is never Exhausted) turns
+    striped and stays in the Supply."""
+    st = scenario("29 Sled / Medical", ["Medical Supplies 1"])
+    play(st, "Medical Supplies 1")
     roll(st, 1)
     assert at_next_turn(st)
-    assert counter(st, "Pemmican 1") == ("in_supply", "striped")
+    assert counter(st, "Medical Supplies 1") == ("in_supply", "striped")
 
 
 def test_exh_03_striped_counter_is_removed():
-    """EN-EXH-03: an Exhausted counter already striped (Pemmican, die 2) is
+    """EN-EXH-03: an Exhausted counter already striped (Pemmican, die 1) is
     removed from the game."""
     st = scenario("01 Hunt 1 / Food P", ["Pemmican 1"], striped=["Pemmican 1"])
     play(st, "Pemmican", "Pemmican 1")
-    roll(st, 2)
+    roll(st, 1)
     assert at_next_turn(st)
     assert supply(st, "Pemmican 1")["at"] == "removed"
     assert in_supply(st) == []
@@ -898,11 +909,11 @@ def test_exh_04_action_resources_checked_once_per_counter():
     play(st, "Book")
     roll(st, 1, 1)                      # Cheetham + the pictured Book's die: two Failures
     assert st.current_player == CHANCE
-    roll(st, 2)                         # the Book's Exhaustion die (red die 2)
+    roll(st, 1)                         # the Book's Exhaustion die (red die 1)
     assert counter(st, "Book") == ("in_supply", "striped")
     assert side(st, "Marston") == "demoralized"           # the Entertain failed
     play(st, "Canned Goods", "Canned Goods double", "Canned Goods")
-    roll(st, 2)                         # its one die (red die 2): Exhausted
+    roll(st, 1)                         # its one die (red die 1): Exhausted
     assert at_next_turn(st)
     assert counter(st, "Canned Goods double") == ("in_supply", "striped")
 
@@ -910,26 +921,28 @@ def test_exh_04_action_resources_checked_once_per_counter():
 def test_exh_05_orde_lees_saves_a_resource():
     """EN-EXH-05: when an Exhaustion check fails, Blue Orde-Lees (17, in
     Group 4, not the Active Group) may be flipped to save the Resource; he
-    is not asked when the check succeeds or when he is Red."""
+    is not asked when the check succeeds or when he is Red.  The Pemmican is
+    striped (as tuned, a plain one is never Exhausted): saved, it stays;
+    not saved, it is removed."""
     red = tuple(n for n in RED if n != "Orde-Lees")
-    st = scenario("01 Hunt 1 / Food P", ["Pemmican 1"], red=red)
+    st = scenario("01 Hunt 1 / Food P", ["Pemmican 1"], red=red, striped=["Pemmican 1"])
     play(st, "Pemmican", "Pemmican 1")
     roll(st, 1)
     assert labels(st) == [ORDE_YES, ORDE_NO]
     play(st, ORDE_YES)
     assert at_next_turn(st)
-    assert counter(st, "Pemmican 1") == ("in_supply", "plain")
+    assert counter(st, "Pemmican 1") == ("in_supply", "striped")
     assert side(st, "Orde-Lees") == "demoralized"
 
-    st = scenario("01 Hunt 1 / Food P", ["Pemmican 1"], red=red)
+    st = scenario("01 Hunt 1 / Food P", ["Pemmican 1"], red=red, striped=["Pemmican 1"])
     play(st, "Pemmican", "Pemmican 1")
     roll(st, 1)
     play(st, ORDE_NO)
     assert at_next_turn(st)
-    assert counter(st, "Pemmican 1") == ("in_supply", "striped")
+    assert counter(st, "Pemmican 1") == ("removed", "striped")
     assert side(st, "Orde-Lees") == "fresh"
 
-    st = scenario("01 Hunt 1 / Food P", ["Pemmican 1"], red=red)
+    st = scenario("01 Hunt 1 / Food P", ["Pemmican 1"], red=red, striped=["Pemmican 1"])
     play(st, "Pemmican", "Pemmican 1")
     roll(st, 2)                                           # not Exhausted: no question
     assert at_next_turn(st) and side(st, "Orde-Lees") == "fresh"
