@@ -70,7 +70,7 @@ def run(args: list, games: int, workers: int) -> tuple:
     if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr}")
     lines = done.stdout.splitlines()
-    rate = float(re.match(r"\s*(\d+) games/s", lines[1]).group(1))
+    rate = float(re.match(r"\s*([\d.]+) games/s", lines[1]).group(1))
     return wall, used, rate, [lines[0]] + lines[2:]
 
 
