@@ -129,23 +129,13 @@ def format_report(f: Mapping[str, Any], header: Sequence[str]) -> str:
     if firing:
         never = f["never_fired"]
         lines.append(f"Rules fired: {len(firing) - len(never)} of {len(firing)} parts fired; most often:")
-        for k, v in [kv for kv in firing.items() if kv[1]][:MOST_ROWS]:
-            lines.append(f"  {v / g:>9.2f} a game  {k}")
-        if never:
-            lines.append(f"Never fired ({len(never)}):")
-            for k in never:
-                lines.append(f"  {k}")
+        lines += _counted(firing, never, "Never fired", g)
     cards = f.get("cards") or {}
     if cards:
         unseen = f["cards_never_drawn"]
         lines.append(f"Cards drawn: {len(cards) - len(unseen)} of {len(cards)} cards were drawn "
                      f"(each draw of a copy); most often:")
-        for k, v in [kv for kv in cards.items() if kv[1]][:MOST_ROWS]:
-            lines.append(f"  {v / g:>9.2f} a game  {k}")
-        if unseen:
-            lines.append(f"Never drawn ({len(unseen)}):")
-            for k in unseen:
-                lines.append(f"  {k}")
+        lines += _counted(cards, unseen, "Never drawn", g)
     if f["unfinished"]:
         lines.append(f"Stopped at the move limit: {f['unfinished']} games")
     if f["errors"]:
@@ -153,3 +143,12 @@ def format_report(f: Mapping[str, Any], header: Sequence[str]) -> str:
         for e in f["errors"][:5]:
             lines.append(f"  {e}")
     return "\n".join(lines)
+
+
+def _counted(counts: Dict[str, Any], never: List[str], title: str, games: int) -> List[str]:
+    """The most frequent of ``counts`` a game, then those that never came."""
+    out = [f"  {v / games:>9.2f} a game  {k}" for k, v in [kv for kv in counts.items() if kv[1]][:MOST_ROWS]]
+    if never:
+        out.append(f"{title} ({len(never)}):")
+        out += [f"  {k}" for k in never]
+    return out
