@@ -144,12 +144,22 @@ class Ctx(Seen):
                 order.append((node, kids))
                 stack.extend(kids)
             total: Dict[int, int] = {}
+            hoisting = self.prog.hoisting
+            made_first = self.made_first
             for node, kids in reversed(order):
                 n = total[id(node)] = 1 + sum([total[id(c)] for c in kids])
                 if isinstance(node, _STMT_TYPES):
                     sizes[id(node)] = n
+                if made_first(node) or any([id(c) in hoisting for c in kids]):
+                    hoisting.add(id(node))
             found = sizes[id(s)]
         return found
+
+    def hoists(self, node: Any) -> bool:
+        """Whether a part of ``node`` is made first (``made_first``): known
+        for every node inside a statement once ``size`` has measured it, so
+        nested statements are not walked again at every level."""
+        return id(node) in self.prog.hoisting
 
     def flush(self, run: List[ir.Stmt]) -> None:
         if run:
@@ -167,19 +177,18 @@ class Ctx(Seen):
             return loops > 0
         if isinstance(s, (ir.Assign, ir.Let, ir.Log, ir.Skip, ir.MoveAll, ir.MoveCards,
                           ir.MoveCard, ir.Spend, ir.Reveal)):
-            if any(self.made_first(n) for n in ir.walk(s)):
+            if self.hoists(s):
                 return False
             return not (isinstance(s, ir.Assign) and self.watched(s))
         if isinstance(s, ir.If):
-            if any(self.made_first(n) for n in ir.walk(s.cond)):
+            if self.hoists(s.cond):
                 return False
             elif_ = len(s.orelse) == 1 and isinstance(s.orelse[0], ir.If)
             return all(self.pure(x, loops, depth + 1) for x in s.then) and \
                 all(self.pure(x, loops, depth if elif_ else depth + 1) for x in s.orelse)
         if isinstance(s, (ir.While, ir.Repeat, ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard)):
             head = s.times if isinstance(s, ir.Repeat) else s.cond
-            if head is not None and \
-                    any(self.made_first(n) for n in ir.walk(head)):
+            if head is not None and self.hoists(head):
                 return False
             blocks = 2 if isinstance(s, ir.ForEachPlayer) and not s.var else 1
             return all(self.pure(x, loops + blocks, depth + 3) for x in s.body)

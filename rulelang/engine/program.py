@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 
 import itertools
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import attrs
 
@@ -186,6 +186,7 @@ class Program:
         self.code_work: List[int] = []
         self.code_pos: List[Optional[ir.Pos]] = []
         self.stmt_sizes: Dict[int, int] = {}   # id of a statement -> its IR nodes (``Ctx.size``)
+        self.hoisting: Set[int] = set()        # ids of nodes with a part made first (``Ctx.hoists``)
         #: (property, default) -> its value for each card (``card_table``)
         self.card_tables: Dict[Tuple[str, Any], List[Any]] = {}
         #: card name -> its ids (one in each deck that has it: ``cards_named``)
