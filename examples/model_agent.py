@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
 from rulelang.adapters import text  # noqa: E402
+from rulelang.show import terminal  # noqa: E402
 
 #: The model: given the conversation so far (prompts and feedback), its reply.
 Model = Callable[[List[str]], str]
@@ -67,16 +68,16 @@ def play(game: rulelang.Game, players: int, seed: int, model: Model, quiet: bool
             except text.MoveRefused as e:
                 refused += 1
                 if not quiet:
-                    print(f"P{seat} replied {reply!r}: refused ({e.reason})")
+                    print(terminal(f"P{seat} replied {reply!r}: refused ({e.reason})"))
                 conversation.append(f"Your reply was refused: {e}. Reply with one move.")
         else:
             raise SystemExit(f"P{seat} gave no legal move in {TRIES} tries")
         if not quiet:
-            print(f"P{seat}: {move.label}")
+            print(terminal(f"P{seat}: {move.label}"))
         state.apply(move, player=seat)
     result = state.result()
-    print(f"{game.title}: {result.ending}; scores {list(result.scores)}, winners "
-          f"{['P%d' % s for s in result.winners]}; {len(state.history)} moves, {refused} replies refused")
+    print(terminal(f"{game.title}: {result.ending}; scores {list(result.scores)}, winners "
+                   f"{['P%d' % s for s in result.winners]}; {len(state.history)} moves, {refused} replies refused"))
     return state
 
 

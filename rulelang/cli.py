@@ -30,6 +30,7 @@ from .check import check_all
 from .engine import Game
 from .errors import Diagnostic, RulesetCheckError, RulesetError
 from .ir import serialize
+from .players import SPECS
 from .show import terminal
 
 
@@ -302,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int)
     c.add_argument("--auto", action="store_true", help="random players in every seat; print the log")
     c.add_argument("--seat", action="append", metavar="K=PLAYER",
-                   help="let a player take seat K: random, greedy, mcts or mcts:N")
+                   help=f"let a player take seat K: {SPECS}")
     c.add_argument("--load", metavar="SAVE", help="go on with a game saved by the 'save' command")
     c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
     c.set_defaults(func=cmd_play)

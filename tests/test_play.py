@@ -249,8 +249,7 @@ def test_seats_that_do_not_exist_or_players_unknown_are_one_line(capsys):
     for argv, line in [(["--seat", "2=random"], "error: --seat 2=random: the seats of this game are 0 to 1"),
                        (["--seat", "1=genius"], "error: --seat 1=genius: unknown player 'genius': "
                                                 "a player is " + SPECS),
-                       (["--seat", "x"], "error: --seat takes K=PLAYER (a seat number, then random, greedy, mcts or mcts:N), "
-                                         "not 'x'"),
+                       (["--seat", "x"], f"error: --seat takes K=PLAYER (a seat number, then {SPECS}), not 'x'"),
                        (["--players", "9"], "error: Racing to the North Pole is for 2 to 4 players, not 9")]:
         assert main(["play", NP] + argv) == 2
         captured = capsys.readouterr()

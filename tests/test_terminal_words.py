@@ -173,3 +173,23 @@ def test_the_environments_ansi_render_is_safe_to_print():
     seen.reset(seed=1)
     for shown_text in (env.render(), seen.render()):
         assert not RAW.findall(shown_text) and "Hostile" + SHOWN in shown_text
+
+
+def test_the_example_agent_loop_prints_a_rulesets_words_escaped(capsys):
+    """examples/model_agent.py prints each move and the result: a hostile
+    ruleset's labels and ending reach the terminal as escapes."""
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parent.parent / "examples" / "model_agent.py"
+    spec = importlib.util.spec_from_file_location("model_agent_words", path)
+    agent = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(agent)
+    game = rulelang.loads(SOURCE, "hostile.rules")
+    # The stand-in model names the first option the prompt lists (its
+    # canonical string, hostile characters and all); a refusal is printed too.
+    agent.play(game, 2, 1, lambda conversation: conversation[0].split("  1. ")[1].splitlines()[0]
+               if len(conversation) > 1 else "no such move\x1b[2J")
+    out = capsys.readouterr().out
+    assert "go" + SHOWN in out and "enough" + SHOWN in out
+    assert "no such move\\x1b[2J" in out
+    assert not RAW.search(out)

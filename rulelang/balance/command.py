@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..engine import Game
 from ..errors import RulesetError
-from ..players import player
+from ..players import SPECS, player
 from ..show import terminal
 from ..version import __version__
 from .play import DEFAULT_MAX_MOVES, Setup, is_ranked
@@ -31,9 +31,7 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     c.add_argument("--param", action="append", metavar="NAME=N", help="give a parameter a value")
     c.add_argument("--seat", action="append", metavar="K=PLAYER",
-                   help="who plays seat K: random (the default), greedy, greedy:N (following "
-                        "up to N of its own decisions in a row), mcts, mcts:N (N playouts a "
-                        "decision) or mcts:Ns (N seconds a decision)")
+                   help=f"who plays seat K (random by default): {SPECS}")
     c.add_argument("--won", metavar="ENDING",
                    help="for a game played alone: the ending that counts as a win")
     c.add_argument("--workers", type=int, default=1, metavar="N",

@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from ..engine import CHANCE, Game, State
 from ..errors import RulesetError, SaveError
+from ..players import SPECS
 from . import render
 from .decision import Decision, describe
 from .render import Layout, Line, clip, printable
@@ -419,7 +420,7 @@ def _seats(specs: Optional[List[str]], players: int, seed: int) -> Dict[int, Bot
     for spec in specs or ():
         seat, eq, kind = spec.partition("=")
         if not eq or not seat.strip().isdigit():
-            raise ValueError(f"--seat takes K=PLAYER (a seat number, then random, greedy, mcts or mcts:N), not {spec!r}")
+            raise ValueError(f"--seat takes K=PLAYER (a seat number, then {SPECS}), not {spec!r}")
         k = int(seat)
         if k >= players:
             raise ValueError(f"--seat {spec}: the seats of this game are 0 to {players - 1}")
