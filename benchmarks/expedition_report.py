@@ -1,10 +1,12 @@
 """How the Expedition plays in simulation: the figures its ruleset's
-design is judged by, until ``rulelang simulate`` reports them for any game.
+design is judged by that ``rulelang simulate`` does not report for any
+game (the fate of each Resource).
 
     python benchmarks/expedition_report.py [--games 500] [--players 1 2 3 4]
 
 Players are random but make camp only one time in ten when they could do
-something else (``balance.py``'s "busy" player).  For each player count:
+something else, so that a game is played out rather than camped away.
+For each player count:
 the game's length (Game Turns, decisions), discovery points by seat and
 the winners' share by seat, how the games end and how the explorers end,
 and for each Resource how often it comes into play: in what share of the
