@@ -196,3 +196,56 @@ def test_arithmetic_on_bounded_values_needs_no_check_and_gives_the_same():
     limited = rulelang.loads(ARITH, limits=Limits(max_number=2_500_000))
     with pytest.raises(RulesetRuntimeError, match="max_number"):
         limited.new_game(seed=1)
+
+
+LOOKED_UP = '''game "Looked up"
+players 1
+board cells grid 4 wide 3 high { state { mark 0 } }
+per player { same_column 0  marked 0  hits 0  rounds 0 }
+turn {
+    phase p {
+        choose one cells as chosen where mark is 0 "Pick"
+        same_column = count cells where x is chosen.x
+        for each cells as c where x is chosen.x and y >= chosen.y { c.mark += 1 }
+        marked = count cells where mark > 0
+        let col = 1
+        for each cells as d where x is col {
+            col = col + 1
+            hits += 1
+        }
+        rounds += 1
+        if rounds >= 4: end game "done"
+    }
+}
+'''
+
+
+def test_a_printed_field_is_looked_up_and_gives_the_plain_answer():
+    """'x is chosen.x' (x printed on every space, chosen.x the same for every
+    space looked at) is answered from a table of the spaces by x, in a
+    count and in a 'for each' whose body does not change chosen; a 'for each'
+    whose body changes what the 'where' reads ('col') asks every space in
+    turn, as written: 4 spaces of the bottom row, each moving 'col' on."""
+    game = rulelang.loads(LOOKED_UP)
+    prog = game.prog
+    src = codegen.source_of(prog, prog.code_names.index("the turn"))
+    assert src.count(".get(") == 2, src
+    assert "range(12)" in src               # (the loop over 'col' scans)
+    for seed in range(5):
+        st = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        hits = 0
+        while not st.is_over:
+            move = rng.choice(st.legal_moves())
+            pick = move.label.split(": ")[-1]
+            before = {c["name"]: c for c in _cells(st)}
+            st.apply(move)
+            cells = {c["name"]: c for c in _cells(st)}
+            px, py = before[pick]["x"], before[pick]["y"]
+            assert st.stat("same_column", 0) == sum(1 for c in cells.values() if c["x"] == px)
+            for name, c in cells.items():
+                grew = c["x"] == px and c["y"] >= py
+                assert c["mark"] == before[name]["mark"] + grew
+            assert st.stat("marked", 0) == sum(1 for c in cells.values() if c["mark"] > 0)
+            hits += 4
+            assert st.stat("hits", 0) == hits

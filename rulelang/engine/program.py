@@ -87,9 +87,8 @@ class Program:
         self.track_data: Dict[str, Dict[str, Dict[str, Any]]] = {s.name: {sp.name: {p.name: _literal(p.value) for p in sp.props}
                                     for sp in s.spaces}
                            for s in rs.stats if s.spaces}
-        #: (slot, name, its scale's rows: [(low, high, {name: printed})]) of
-        #: each player stat and each of the game's own globals with a scale,
-        #: for ``view`` (its row beside the stat)
+        #: (slot, name, its scale's rows: [(low, high, {name: printed})]) of each player
+        #: stat and each of the game's own globals with a scale, for ``view``
         self.player_scales = [(k, s.name, _rows(s)) for k, s in enumerate(self.player_stats) if s.scale]
         self.global_scales = [(i, s.name, _rows(s)) for i, s in enumerate(own) if s.scale]
         #: What the checker worked out: what each bare name means where it

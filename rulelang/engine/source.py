@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .. import ir
 from ..check import resolve
@@ -99,7 +99,8 @@ class Source:
         """Property ``prop`` of the card whose id is the value of source ``x``."""
         return self._or_none(f"{self.const(self.ctx.prog.card_table(prop))}[{x}]", x)
 
-    def looked_at(self, pset: str, var: str, cond: Optional[ir.Expr]
+    def looked_at(self, pset: str, var: str, cond: Optional[ir.Expr],
+                  loop: Optional[Sequence[ir.Stmt]] = None
                   ) -> Tuple[str, str, Optional[Tuple[int, ...]]]:
         """(the pieces of ``pset`` to look at, `` if COND`` about the one in
         Python variable ``var``, and those pieces themselves when they are
@@ -108,7 +109,9 @@ class Source:
         value printed on a piece) are decided here, once: the loop goes over
         a constant tuple of the pieces that meet them (an index, not a scan:
         ``cells where y is 6 and disc is none`` looks at one row), and asks
-        the rest of each."""
+        the rest of each.  A part ``FIELD is VALUE`` about a printed field
+        is looked up in a table (``indexed``).  ``loop``: the body of the
+        'for each' the pieces are for, which runs between the pieces."""
         n = len(self.ctx.prog.piece_names[pset])
         if cond is None:
             return f"range({n})", "", None
@@ -121,16 +124,106 @@ class Source:
             else:
                 met = set(meet)
                 keep = meet if keep is None else tuple(i for i in keep if i in met)
-        if keep is None:
-            return f"range({n})", self.where(pset, var, cond), None
+        among, fixed = (f"range({n})", None) if keep is None else (self.const(keep), keep)
+        for part in rest:
+            found = self.indexed(pset, var, part, keep, loop)
+            if found is not None:
+                among, fixed = found, None
+                rest = [x for x in rest if x is not part]
+                break
+        else:
+            if keep is None:
+                return among, self.where(pset, var, cond), None
         if not rest:
-            return self.const(keep), "", keep
+            return among, "", fixed
         self.ctx.piece_scope.append((pset, var))
         try:
             where = " if " + " and ".join(self.cond(part) for part in rest)
         finally:
             self.ctx.piece_scope.pop()
-        return self.const(keep), where, None
+        return among, where, None
+
+    def indexed(self, pset: str, var: str, part: ir.Expr, keep: Optional[Tuple[int, ...]],
+                loop: Optional[Sequence[ir.Stmt]]) -> Optional[str]:
+        """The pieces that meet ``part`` looked up, not searched for, when
+        ``part`` is ``FIELD is VALUE`` with FIELD printed on the piece in
+        ``var`` and VALUE the same for every piece: a constant table from
+        each value of FIELD to the pieces (of ``keep``, if given) that
+        print it, asked once (``cells where x is col``: one column).  VALUE
+        must be one that cannot fail (else a search that met no piece would
+        fail where the scan did not).  In a loop with a ``loop`` body,
+        VALUE may read neither the state nor a local the body changes: the
+        scan asks it again for every piece, the table only as it starts."""
+        if not isinstance(part, ir.Compare) or part.op != "==":
+            return None
+        prog = self.ctx.prog
+        for field_side, value_side in ((part.left, part.right), (part.right, part.left)):
+            field = self._printed_field(pset, var, field_side)
+            if field is None or not self._cannot_fail(value_side):
+                continue
+            self.ctx.piece_scope.append((pset, var))
+            try:
+                value = self.src(value_side)
+            finally:
+                self.ctx.piece_scope.pop()
+            if re.search(rf"(?<![\w\]]){re.escape(var)}(?![\w\[])", value):
+                continue        # (VALUE reads the piece looked at)
+            if loop is not None:
+                if re.search(r"\bst\b", value):
+                    continue
+                written = _written(loop)
+                if any(isinstance(n, ir.Name) and n.name in written for n in ir.walk(value_side)):
+                    continue
+            table = prog.piece_attr[pset][field]
+            try:
+                index: Dict[Any, List[int]] = {}
+                for i in (keep if keep is not None else range(len(table))):
+                    index.setdefault(table[i], []).append(i)
+            except TypeError:       # (a value that is no key)
+                continue
+            return f"{self.const({k: tuple(v) for k, v in index.items()})}.get({value}, ())"
+        return None
+
+    def _printed_field(self, pset: str, var: str, e: ir.Expr) -> Optional[str]:
+        """The field ``e`` names, when it is a value printed on the piece
+        of ``pset`` in ``var`` (the same for the whole game): a bare name
+        of the piece looked at, or ``h.FIELD`` with ``h`` in ``var``."""
+        ctx, prog = self.ctx, self.ctx.prog
+        if isinstance(e, ir.Name):
+            ctx.piece_scope.append((pset, var))
+            try:
+                bound = ctx.bind(e)
+                mine = bound.kind == resolve.PIECE and ctx.piece_scope[bound.scope] == (pset, var)
+            finally:
+                ctx.piece_scope.pop()
+        elif isinstance(e, ir.Attr):
+            mine = ctx.piece_locals.get(e.obj) == pset and e.obj in ctx.locals \
+                and f"fr[{ctx.locals[e.obj]}]" == var and ctx.track_table(e) is None
+        else:
+            return None
+        if not mine or e.name in prog.piece_slot[pset] or e.name not in prog.piece_attr[pset]:
+            return None
+        return e.name
+
+    def _constant(self, e: ir.Expr) -> bool:
+        """Whether ``e`` is made of numbers and constants alone."""
+        if isinstance(e, ir.Num):
+            return True
+        if isinstance(e, ir.Name):
+            return self.ctx.bind(e).kind == resolve.CONST
+        if isinstance(e, ir.BinOp):
+            return self._constant(e.left) and self._constant(e.right)
+        return False
+
+    def _cannot_fail(self, e: ir.Expr) -> bool:
+        """Whether working out ``e`` can never fault: a name, an attribute
+        (none when what it is of is none), a literal, or arithmetic on
+        numbers and constants alone (a value that may be none would fail)."""
+        if isinstance(e, (ir.Num, ir.Bool, ir.NoneLit, ir.ThisPlayer, ir.Name, ir.Attr)):
+            return True
+        if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*"):
+            return self.bounds(e) is not None and self._constant(e)
+        return False
 
     def piece_column(self, pset: str, var: str, cond: ir.Expr) -> Optional[Tuple[str, str]]:
         """(the list of every piece's value of a field, the value), when
@@ -283,6 +376,12 @@ class Source:
                     prog.resolved.type_of(e) == check_types.NUM:
                 lo, hi = prog.bounds.get(e.name, (None, None))
                 out = (lo, hi) if type(lo) is int and type(hi) is int else None
+        elif isinstance(e, ir.Attr) and e.obj in self.ctx.piece_locals and \
+                e.name not in prog.piece_slot[self.ctx.piece_locals[e.obj]]:
+            # (a value printed on a piece: the least and the most of them)
+            values = prog.piece_attr[self.ctx.piece_locals[e.obj]].get(e.name)
+            if values and all(type(v) is int for v in values):
+                out = (min(values), max(values))
         elif isinstance(e, ir.BinOp) and e.op in ("+", "-", "*") and id(e) not in self.ctx.hoisted:
             a, b = self.bounds(e.left), self.bounds(e.right)
             if a is not None and b is not None:
@@ -563,6 +662,21 @@ def _conjuncts(e: ir.Expr) -> List[ir.Expr]:
     if isinstance(e, ir.BinOp) and e.op == "and":
         return _conjuncts(e.left) + _conjuncts(e.right)
     return [e]
+
+
+def _written(body: Sequence[ir.Stmt]) -> Set[str]:
+    """The names of the locals that statements ``body`` set (a 'let', an
+    assignment to a local, a loop's variable)."""
+    out: Set[str] = set()
+    for s in body:
+        for n in ir.walk(s):
+            if isinstance(n, ir.Let):
+                out.add(n.name)
+            elif isinstance(n, ir.Assign) and isinstance(n.target, ir.Name):
+                out.add(n.target.name)
+            elif isinstance(n, (ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard)) and n.var:
+                out.add(n.var)
+    return out
 
 
 def _never_none(e: ir.Expr) -> bool:

@@ -84,8 +84,14 @@ class PureBlock:
             ctx = self.ctx
             var = ctx.local(s.var, ("piece", s.pieces))
             ctx.piece_locals[s.var] = s.pieces
-            self.each(f"for fr[{var}] in range({len(ctx.prog.piece_names[s.pieces])}):",
-                      ctx.piece_scope, (s.pieces, f"fr[{var}]"), s, depth)
+            # (over the pieces a table says may meet the 'where', then the rest of it)
+            among, where, _ = self.source.looked_at(s.pieces, f"fr[{var}]", s.cond, s.body)
+            self.line(depth, f"for fr[{var}] in {among}:")
+            if where:
+                self.line(depth + 1, f"if not ({where[len(' if '):]}):")
+                self.line(depth + 2, "continue")
+            self.count_step(depth + 1, s)
+            self.block(s.body, depth + 1)
         elif isinstance(s, ir.ForEachCard):
             ctx = self.ctx
             var = ctx.local(s.var, CARD)
