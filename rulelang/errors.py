@@ -30,6 +30,10 @@ class Diagnostic:
     column: int
     message: str
     source_line: str = attrs.field(default="", eq=False)
+    #: For a name the checker does not know and a close one it does ("did
+    #: you mean"): (the name written, the name probably meant), so a tool
+    #: (the language server's quick fix) need not read them from the message.
+    suggestion: Optional[Tuple[str, str]] = attrs.field(default=None, eq=False)
 
     def format(self) -> str:
         """``file:line:col: message``, then the source line and a caret.  A

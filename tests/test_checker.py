@@ -57,3 +57,21 @@ def test_real_rulesets_are_clean():
     """Every ruleset in rulesets/ checks without errors."""
     for path in sorted((pathlib.Path(__file__).parent.parent / "rulesets").glob("*.rules")):
         assert check(parse(path.read_text(), str(path))) == [], path
+
+
+def test_a_did_you_mean_is_handed_over_as_data():
+    """A "did you mean" is in the message for people and in
+    ``Diagnostic.suggestion`` for tools (the language server's quick fix):
+    (the name written, the name meant); None where nothing is close."""
+    src = '''game "G"
+players 2
+per player { food 3 }
+turn { phase p { fod -= 1  zzzzzz -= 1 } }
+score { food }
+'''
+    with pytest.raises(rulelang.RulesetCheckError) as e:
+        rulelang.loads(src)
+    by_line = {d.message.split("'")[1]: d for d in e.value.diagnostics}
+    assert by_line["fod"].suggestion == ("fod", "food")
+    assert by_line["fod"].message.endswith("did you mean 'food'?")
+    assert by_line["zzzzzz"].suggestion is None

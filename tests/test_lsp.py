@@ -366,6 +366,13 @@ def test_code_action_applies_did_you_mean(client):
     (d,) = [d for d in diagnostics if "did you mean 'discard'" in d.message]
     actions = client.code_actions(uri, d.range, [d])
     assert len(actions) == 1 and apply_edits(bad, actions[0].edit.changes[uri]) == text
+    # a suggestion in the middle of the message (the checker hands it over
+    # as data, Diagnostic.suggestion: the message is not read for it)
+    bad = text.replace("position = max(position - total, start)", "position = mx(position - total, start)")
+    (d,) = client.change(uri, bad)
+    assert "did you mean 'max'?; the functions are" in d.message
+    (action,) = client.code_actions(uri, d.range, [d])
+    assert action.title == "Change to 'max'" and apply_edits(bad, action.edit.changes[uri]) == text
     # nothing to offer where there is no suggestion
     line = where(text, r"game ")[0]
     assert client.code_actions(uri, lsp.Range(start=lsp.Position(line=line, character=0),

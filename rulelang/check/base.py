@@ -79,6 +79,8 @@ class CheckerBase:
         self.drawn: Set[str] = set()
         #: Names "did you mean" may still look at (``nearest``).
         self.suggestions_left = SUGGESTION_BUDGET
+        #: The last suggestion ``nearest`` made: (its text, (name, meant)).
+        self.suggested: Optional[Tuple[str, Tuple[str, str]]] = None
         #: What each bare name read as a value means: id(node) -> (node, binding).
         self.bindings: Dict[int, Tuple[ir.Name, resolve.Binding]] = {}
         #: The type of each expression checked: id(node) -> (node, type).
@@ -149,8 +151,12 @@ class CheckerBase:
 
     def error(self, node: object, message: str) -> None:
         pos = getattr(node, "pos", None) or ir.Pos(1, 1)
+        suggested, self.suggested = self.suggested, None
+        if suggested is not None and suggested[0] not in message:
+            suggested = None        # (a suggestion made, then not part of this message)
         self.diags.append(Diagnostic(self.rs.filename, pos.line, pos.column, message,
-                                     source_line(self.rs.source, pos.line)))
+                                     source_line(self.rs.source, pos.line),
+                                     suggested[1] if suggested is not None else None))
 
     def warn(self, node: object, message: str) -> None:
         pos = getattr(node, "pos", None) or ir.Pos(1, 1)
@@ -167,7 +173,11 @@ class CheckerBase:
         known = list(itertools.chain.from_iterable(candidates))
         self.suggestions_left -= len(known) + 1
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        return f" — did you mean '{close[0]}'?" if close else ""
+        if not close:
+            return ""
+        text = f" — did you mean '{close[0]}'?"
+        self.suggested = (text, (name, close[0]))     # (for the error that says it: ``error``)
+        return text
 
     def _declare(self, table: Dict[str, D], kind: str, node: D, name: str) -> bool:
         if name in table:

@@ -14,8 +14,7 @@ the server converts them to the client's units.
 from __future__ import annotations
 
 import bisect
-import re
-from typing import Container, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
@@ -31,9 +30,6 @@ from .outline import make_outline
 
 __all__ = ["Analysis", "Occurrence", "Outline", "Place", "Problem", "Symbol", "analyse"]
 
-#: The checker's suggestion at the end of a message (``CheckerBase.nearest``).
-SUGGESTION = re.compile(r" — did you mean '([A-Za-z_][A-Za-z0-9_]*)'\?$")
-_QUOTED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
 
 
 def analyse(text: str, filename: str = "<text>") -> Analysis:
@@ -49,8 +45,10 @@ def analyse(text: str, filename: str = "<text>") -> Analysis:
         return a
     a.rs = rs
     checker = Checker(rs, DEFAULT)
+    diagnostics: List[Diagnostic] = []
     try:
         errors = checker.run()
+        diagnostics = [*errors, *checker.warnings]
         a.problems = [_problem(a, d) for d in errors]
         a.problems += [_problem(a, d, warning=True) for d in checker.warnings]
         a.resolved = checker.resolved()
@@ -58,7 +56,7 @@ def analyse(text: str, filename: str = "<text>") -> Analysis:
         a.problems.append(Problem(Place(0, 0, 1), f"the checker stopped: {type(e).__name__}: {e}"))
     indexer = _Indexer(a, rs)
     indexer.run()
-    _with_fixes(a, indexer.by_name)
+    _with_fixes(a, diagnostics)
     return a
 
 
@@ -73,38 +71,23 @@ def _problem(a: Analysis, d: Diagnostic, warning: bool = False) -> Problem:
     return Problem(place, d.message, warning)
 
 
-def _with_fixes(a: Analysis, known: Iterable[str]) -> None:
-    """Each problem that ends in the checker's "did you mean 'X'?" given
-    its fix (``Problem.fix``)."""
-    names = set(known)
-    for i, p in enumerate(a.problems):
-        found = SUGGESTION.search(p.message)
-        if found is not None:
-            fix = _misspelt(a, p.message[:found.start()], p.place.line, p.place.start,
-                            found.group(1), names)
-            if fix is not None:
-                a.problems[i] = attrs.evolve(p, fix=fix)
-
-
-def _misspelt(a: Analysis, message: str, line: int, column: int, meant: str,
-              known: Container[str]) -> Optional[Tuple[Place, str]]:
-    """Where the name the suggestion replaces is: of the names the
-    message quotes, the last that the file does not declare (the misspelt
-    one), where it first stands at or after the problem's place (on its
-    line or the next few)."""
-    quoted = [q for q in _QUOTED.findall(message) if q != meant]
-    unknown = [q for q in quoted if q not in known]
-    if not quoted:
-        return None
-    wanted = (unknown or quoted)[-1]
-    start = a.offset(line, column)
-    i = bisect.bisect_left(a._starts, start)
-    for t in a.tokens[i:i + 40]:
-        if t.line > line + 3:
-            break
-        if t.kind in (NAME, KEYWORD) and t.text == wanted:
-            return Place(t.line, t.column, t.end_column), meant
-    return None
+def _with_fixes(a: Analysis, diagnostics: Sequence[Diagnostic]) -> None:
+    """Each problem whose diagnostic carries the checker's "did you mean"
+    (``Diagnostic.suggestion``) given its fix (``Problem.fix``): the
+    misspelt name where it first stands at or after the problem's place
+    (on its line or the next few), replaced by the name meant."""
+    for i, (p, d) in enumerate(zip(a.problems, diagnostics)):
+        if d.suggestion is None:
+            continue
+        wrong, meant = d.suggestion
+        start = a.offset(p.place.line, p.place.start)
+        k = bisect.bisect_left(a._starts, start)
+        for t in a.tokens[k:k + 40]:
+            if t.line > p.place.line + 3:
+                break
+            if t.kind in (NAME, KEYWORD) and t.text == wrong:
+                a.problems[i] = attrs.evolve(p, fix=(Place(t.line, t.column, t.end_column), meant))
+                break
 
 
 # ---------------------------------------------------------------- the index
