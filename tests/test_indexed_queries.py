@@ -249,3 +249,54 @@ def test_a_printed_field_is_looked_up_and_gives_the_plain_answer():
             assert st.stat("marked", 0) == sum(1 for c in cells.values() if c["mark"] > 0)
             hits += 4
             assert st.stat("hits", 0) == hits
+
+
+WAITING = '''game "Looked up, waiting"
+players 1
+board cells grid 3 wide 3 high { state { mark 0 } }
+per player { skipped 0  rounds 0 }
+turn {
+    phase p {
+        choose one cells as chosen where mark is 0 "Pick"
+        for each cells as c where x is chosen.x {
+            choose one "Mark it?" {
+                "yes": c.mark += 1
+                "no": skipped += 1
+            }
+        }
+        rounds += 1
+        if rounds >= 3: end game "done"
+    }
+}
+'''
+
+
+def test_a_loop_that_waits_looks_up_its_pieces_and_resumes_from_a_save():
+    """A 'for each' whose body waits for a decision (an op of its own)
+    goes over the spaces of the chosen one's column from a table too: it
+    asks of each space of that column once, in order, and a save taken
+    while it waits restores to the same next question."""
+    game = rulelang.loads(WAITING)
+    src = codegen.source_of(game.prog, game.prog.code_names.index("the turn"))
+    assert "_among = " in src
+    for seed in range(4):
+        st = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over:
+            assert st.decision == "Pick"
+            move = rng.choice(st.legal_moves())
+            column = next(c["x"] for c in _cells(st) if c["name"] == move.label)
+            start = {c["name"]: c["mark"] for c in _cells(st)}
+            st.apply(move)
+            marked = []
+            while st.decision == "Mark it?":
+                moves = st.legal_moves()
+                back = game.restore(st.to_json())
+                assert [m.label for m in back.legal_moves()] == [m.label for m in moves]
+                before = {c["name"]: c["mark"] for c in _cells(st)}
+                st.apply(next(m for m in moves if m.label.endswith("yes")))
+                marked += [c["name"] for c in _cells(st) if c["mark"] != before[c["name"]]]
+            expect = sorted((c for c in _cells(st) if c["x"] == column), key=lambda c: c["y"])
+            assert marked == [c["name"] for c in expect]
+            assert all(c["mark"] == start[c["name"]] + (c["x"] == column) for c in _cells(st))
+        assert st.stat("rounds", 0) == 3

@@ -378,12 +378,14 @@ class Ctx(Seen):
     def s_ForEachPiece(self, s: ir.ForEachPiece) -> None:
         var = self.local(s.var, ("piece", s.pieces))
         self.piece_locals[s.var] = s.pieces
-        self.piece_scope.append((s.pieces, f"fr[{var}]"))
-        cond = self.cond_expr(s.cond) if s.cond is not None else None
-        self.piece_scope.pop()
+        n = len(self.prog.piece_names[s.pieces])
+        # (over the pieces a table says may meet the 'where', then the rest of it)
+        among, where, _ = Source(self).looked_at(s.pieces, f"fr[{var}]", s.cond, s.body)
+        looked_at = None if among == f"range({n})" else compiled(among, self.prog.gen_env)
+        cond = compiled(where[len(" if "):], self.prog.gen_env) if where else None
         work = self.temp(("each-piece", len(self.code)))
         head = len(self.code)
-        op = self.emit(O.ForEachPieceOp(self.where(s), work, var, len(self.prog.piece_names[s.pieces]), cond))
+        op = self.emit(O.ForEachPieceOp(self.where(s), work, var, n, cond, looked_at))
         self._loop_body(s.body, head, [work], None, s)
         op.end = len(self.code)
         self._close_loop()

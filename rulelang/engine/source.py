@@ -666,7 +666,7 @@ def _conjuncts(e: ir.Expr) -> List[ir.Expr]:
 
 def _written(body: Sequence[ir.Stmt]) -> Set[str]:
     """The names of the locals that statements ``body`` set (a 'let', an
-    assignment to a local, a loop's variable)."""
+    assignment to a local, the variable of a loop or of a choice)."""
     out: Set[str] = set()
     for s in body:
         for n in ir.walk(s):
@@ -674,8 +674,10 @@ def _written(body: Sequence[ir.Stmt]) -> Set[str]:
                 out.add(n.name)
             elif isinstance(n, ir.Assign) and isinstance(n.target, ir.Name):
                 out.add(n.target.name)
-            elif isinstance(n, (ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard)) and n.var:
-                out.add(n.var)
+            else:
+                var = getattr(n, "var", None)
+                if isinstance(var, str) and var:
+                    out.add(var)
     return out
 
 

@@ -228,21 +228,26 @@ class ForEachCardOp(Op):
 
 
 class ForEachPieceOp(Op):
-    """Step a ``for each PIECES as x`` loop: local ``work`` holds the index
-    of the next piece to look at; ``var`` receives each piece that meets
-    ``cond`` (the piece in scope is ``var``)."""
+    """Step a ``for each PIECES as x`` loop: local ``work`` holds how many
+    pieces it has looked at; ``var`` receives each piece that meets
+    ``cond`` (the piece in scope is ``var``).  With ``among``, the pieces
+    looked at are those it gives (a table's, ``Source.looked_at``: the
+    same at every step, so it is asked again as the loop resumes), else
+    every piece of the set."""
 
-    __slots__ = ("work", "var", "n", "cond", "end")
+    __slots__ = ("work", "var", "n", "cond", "among", "end")
 
     def __init__(self, where: Where, work: int, var: int, n: int, cond: Optional[Compiled],
-                 end: Optional[int] = None) -> None:
+                 among: Optional[Compiled] = None, end: Optional[int] = None) -> None:
         super().__init__(where)
-        self.work, self.var, self.n, self.cond, self.end = work, var, n, cond, end
+        self.work, self.var, self.n, self.cond, self.among, self.end = work, var, n, cond, among, end
 
     def run(self, st: St, fr: Frame) -> bool:
         i = fr[self.work] or 0
-        while i < self.n:
-            fr[self.var] = i
+        among = self.among(st, fr) if self.among is not None else None
+        n = self.n if among is None else len(among)
+        while i < n:
+            fr[self.var] = i if among is None else among[i]
             i += 1
             if self.cond is None or self.cond(st, fr):
                 fr[self.work] = i
@@ -254,8 +259,13 @@ class ForEachPieceOp(Op):
 
     def emit(self, r: Writer, k: int) -> bool:
         """One step of a 'for each' over pieces (``ops.ForEachPieceOp``)."""
-        r.emit(r.D, r.at(self), f"_i = fr[{self.work}] or 0", f"while _i < {r.number(self.n)}:",
-               f"    fr[{self.var}] = _i", "    _i += 1", f"    if {r.cond(self.cond)}:",
+        if self.among is None:
+            head = [f"while _i < {r.number(self.n)}:", f"    fr[{self.var}] = _i"]
+        else:
+            head = [f"_among = {r.value(self.among)}", "while _i < len(_among):",
+                    f"    fr[{self.var}] = _among[_i]"]
+        r.emit(r.D, r.at(self), f"_i = fr[{self.work}] or 0", *head,
+               "    _i += 1", f"    if {r.cond(self.cond)}:",
                f"        fr[{self.work}] = _i", f"        pc = {k + 1}", "        break",
                "else:", f"    fr[{self.work}] = None", f"    pc = {self.end}")
         return True
