@@ -436,7 +436,7 @@ class ChooseNumberOp(ChoiceOp):
             fr[self.slot] = lo
             fr[PC] += 1
             return True
-        st.wait(WAIT_DECISION, fr[PLAYER])
+        st.wait(WAIT_DECISION, fr[PLAYER], (fr, range(lo, hi + 1)))
         return False
 
     def emit(self, r: Writer, k: int) -> bool:
@@ -445,17 +445,33 @@ class ChooseNumberOp(ChoiceOp):
                f"_hi = {r.value(self.high)}", "if _hi - _lo >= st.limits.max_choices:",
                f"    O[{k}].bounds(st, fr)", "if _hi <= _lo:", f"    fr[{self.slot}] = _lo",
                f"    pc = {k + 1}", "else:", f"    st.waiting = {WAIT_DECISION}",
-               f"    st.actor = fr[{PLAYER}]", "    return False")
+               f"    st.actor = fr[{PLAYER}]", "    st.offer = (fr, range(_lo, _hi + 1))",
+               "    return False")
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
-        lo, hi = self.bounds(st, fr)
-        return [(f"{self.prompt}: {n}", None, n) for n in range(lo, hi + 1)]
+        return [(f"{self.prompt}: {n}", None, n) for n in self.choices(st, fr)]
 
     def move_key(self, st: St, fr: Frame) -> Any:
-        return self.bounds(st, fr)
+        r = self.choices(st, fr)
+        return (r.start, r.stop - 1)
 
-    def choices(self, st: St, fr: Frame) -> Sequence[int]:
+    def move_list(self, st: St, fr: Frame, player: Optional[int],
+                  make: Callable[[Any, Optional[int]], Any]) -> Any:
+        """``Op.move_list`` keyed by the range of numbers itself."""
+        key = (self.choices(st, fr), player)
+        kept = self.kept
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= MOST_KEPT:
+                kept.clear()
+            found = kept[key] = make(self.moves(st, fr), player)
+        return found
+
+    def choices(self, st: St, fr: Frame) -> range:
+        offer = st.offer
+        if offer is not None and offer[0] is fr:    # (the numbers, as it started waiting)
+            return offer[1]
         lo, hi = self.bounds(st, fr)
         return range(lo, hi + 1)
 
