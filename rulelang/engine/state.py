@@ -198,12 +198,10 @@ class State:
         if self.over is not None:
             raise IllegalMoveError(f"the game is over ({self.over}); no move is legal", move)
         moves, by_label, op = self._moves or self._legal()
-        found: Optional[Move] = None
-        if type(move) is Move:
-            i = move._at
-            if 0 <= i < len(moves) and moves[i] is move:
-                found = move
-        if found is None:
+        # (A move's fields are read by place, ``Move``'s order: no property call.)
+        if type(move) is Move and 0 <= (i := move[4]) < len(moves) and moves[i] is move:
+            found = move
+        else:
             found = self._find(move, moves, by_label, op)
         if self._base is None:
             self._base = (self.clone(), self.hist)
@@ -212,8 +210,7 @@ class State:
         self._moves = self.offer = None
         self.steps = 0          # (a move's work begins with its resume)
         try:
-            go = op.resume(self, self.stack[-1], found.value)
-            if go:
+            if op.resume(self, self.stack[-1], found[3]):
                 self._run()
             if self.over is None:
                 # The next decision's moves, now: a rule that cannot list
@@ -226,7 +223,7 @@ class State:
             if isinstance(e, RulesetError) or not isinstance(e, Exception):
                 raise
             raise fault(self, op, e) from e
-        self.hist = (found.label, self.hist)
+        self.hist = (found[0], self.hist)
         return self
 
     def _find(self, move: Union[Move, str], moves: List[Move],

@@ -139,14 +139,19 @@ def unseen_piece_values(st: St, seat: Optional[int]) -> List[Tuple[int, str, int
 
 
 def unshow(st: St, key: int) -> None:
-    """A revealed stat changed: hidden again (``State.shown``)."""
-    st.shown = tuple(k for k in st.shown if k != key)
+    """A revealed stat changed: hidden again (``State.shown``).  (Called at
+    every change of a hidden stat while anything is revealed: one test in C
+    when it is not this one.)"""
+    shown = st.shown
+    if key in shown:
+        st.shown = tuple(filter(key.__ne__, shown))
 
 
 def show(st: St, key: int) -> None:
     """``reveal``: the stat's value is seen by everyone until it changes."""
-    if key not in st.shown:
-        st.shown = tuple(sorted(st.shown + (key,)))
+    shown = st.shown
+    if key not in shown:
+        st.shown = tuple(sorted((*shown, key))) if shown else (key,)
 
 
 def pile_name(st: St, index: int) -> str:

@@ -411,6 +411,28 @@ class PoolOp(Op):
         fr[PC] += 1
         return True
 
+    def emit(self, r: Writer, k: int) -> bool:
+        """A whole pool rolled in sample mode with nothing to log or record,
+        in one loop (the same generator steps as ``run``); any other case
+        (explicit mode, the log, a pool begun before, a count that is not
+        a whole number within ``Limits.max_dice``) is ``run``'s."""
+        if getattr(self.count, "src", None) is None:
+            return False
+        d = r.D
+        r.emit(d, r.at(self),
+               f"if st.explicit or st.logging or st.chance_record is not None or "
+               f"fr[{self.work}] is not None or not (type(_pn := {r.value(self.count)}) is int "
+               f"and 0 <= _pn <= st.limits.max_dice):")
+        r.fallback(k, self, d + 1)
+        r.emit(d, "else:")
+        d += 1
+        r.spend(d, f"_pn * {POOL_DIE}")
+        r.emit(d, "_s = st.seed", "_r = st.rng", "_pf = []", "for _pi in range(_pn):",
+               "    _r += 1", *["    " + line for line in r.SPLITMIX],
+               f"    _pf.append((((_z ^ (_z >> 31)) * {r.number(self.sides)}) >> 64) + 1)",
+               "st.rng = _r", f"fr[{self.slot}] = tuple(_pf)", f"pc = {k + 1}")
+        return True
+
     def moves(self, st: St, fr: Frame) -> Moves:
         p = Fraction(1, self.sides)
         return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]

@@ -11,8 +11,12 @@ from ..visibility import EVERYONE, either, pile_name, pile_seen_by, seen_by_pile
 from .base import (LOCALS, MOST_KEPT, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves,
                    Op, RuleFault, rand_below, spend)
 
-#: The most moves one ``ChooseOneOfOp`` keeps made (past it, it starts again).
+#: The most moves one ``ChooseOneOfOp`` keeps made for a player and a
+#: place in its list (past it, that place starts again).
 MOST_ONES = 4096
+
+#: A table's lookup (``ChooseOneOfOp.move_list``).
+_get = dict.__getitem__
 
 #: What ``ChooseCardsOp`` keeps for a hand and bounds: (the moves, their
 #: values, player -> the move objects made for them).
@@ -432,7 +436,7 @@ class ChooseNumberOp(ChoiceOp):
             fr[self.slot] = lo
             fr[PC] += 1
             return True
-        st.wait(WAIT_DECISION, fr[PLAYER])
+        st.wait(WAIT_DECISION, fr[PLAYER], (fr, range(lo, hi + 1)))
         return False
 
     def emit(self, r: Writer, k: int) -> bool:
@@ -441,17 +445,33 @@ class ChooseNumberOp(ChoiceOp):
                f"_hi = {r.value(self.high)}", "if _hi - _lo >= st.limits.max_choices:",
                f"    O[{k}].bounds(st, fr)", "if _hi <= _lo:", f"    fr[{self.slot}] = _lo",
                f"    pc = {k + 1}", "else:", f"    st.waiting = {WAIT_DECISION}",
-               f"    st.actor = fr[{PLAYER}]", "    return False")
+               f"    st.actor = fr[{PLAYER}]", "    st.offer = (fr, range(_lo, _hi + 1))",
+               "    return False")
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
-        lo, hi = self.bounds(st, fr)
-        return [(f"{self.prompt}: {n}", None, n) for n in range(lo, hi + 1)]
+        return [(f"{self.prompt}: {n}", None, n) for n in self.choices(st, fr)]
 
     def move_key(self, st: St, fr: Frame) -> Any:
-        return self.bounds(st, fr)
+        r = self.choices(st, fr)
+        return (r.start, r.stop - 1)
 
-    def choices(self, st: St, fr: Frame) -> Sequence[int]:
+    def move_list(self, st: St, fr: Frame, player: Optional[int],
+                  make: Callable[[Any, Optional[int]], Any]) -> Any:
+        """``Op.move_list`` keyed by the range of numbers itself."""
+        key = (self.choices(st, fr), player)
+        kept = self.kept
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= MOST_KEPT:
+                kept.clear()
+            found = kept[key] = make(self.moves(st, fr), player)
+        return found
+
+    def choices(self, st: St, fr: Frame) -> range:
+        offer = st.offer
+        if offer is not None and offer[0] is fr:    # (the numbers, as it started waiting)
+            return offer[1]
         lo, hi = self.bounds(st, fr)
         return range(lo, hi + 1)
 
@@ -521,8 +541,8 @@ class ChooseOneOfOp(ChoiceOp):
         #: for a card from a pile the chooser may not see: the pile, checked
         #: as the choice comes (``refuse_blind``)
         self.guard = pile if guard else None
-        #: (thing, place in the list, player) -> its move (``move_list``)
-        self.ones: Dict[Tuple[Any, int, Optional[int]], Any] = {}
+        #: player -> for each place in the list, thing -> its move (``move_list``)
+        self.ones: Dict[Optional[int], List[Dict[Any, Any]]] = {}
         self.matching, self.label, self.slot, self.prompt = matching, label, slot, prompt
         self.prefix = prefix
         #: for a card: fn(st, fr) -> the index of the pile it is chosen from
@@ -559,22 +579,33 @@ class ChooseOneOfOp(ChoiceOp):
         key = (tuple(found), player)    # (a thing's label never changes)
         kept = self.kept
         made = kept.get(key)
-        if made is None:
-            if len(kept) >= MOST_KEPT:
-                kept.clear()
-            # Each move too is made once: the move for a thing, a player and
-            # a place in the list is always the same (``ones``).
-            ones = self.ones
-            if len(ones) >= MOST_ONES:
-                ones.clear()
+        if made is not None:
+            return made
+        # Each move too is made once: the move for a thing, a player and a
+        # place in the list is always the same (``ones``: by player, a
+        # table per place); a list of things not kept whole (a hand of
+        # cards seldom recurs) is looked up in one pass in C.
+        rows = self.ones.get(player)
+        if rows is None:
+            rows = self.ones[player] = []
+        if len(rows) < len(found):
+            rows.extend({} for _ in range(len(found) - len(rows)))
+        try:
+            made = list(map(_get, rows, found))
+        except KeyError:
             made = []
             for i, x in enumerate(found):
-                one = ones.get((x, i, player))
+                row = rows[i]
+                one = row.get(x)
                 if one is None:
-                    one = ones[x, i, player] = make(
-                        ((self.prefix + self.label(st, x), None, x),), player, i)[0]
+                    if len(row) >= MOST_ONES:
+                        row.clear()
+                    one = row[x] = make(((self.prefix + self.label(st, x), None, x),),
+                                        player, i)[0]
                 made.append(one)
-            kept[key] = made
+        if len(kept) >= MOST_KEPT:
+            kept.clear()
+        kept[key] = made
         return made
 
     def move_key(self, st: St, fr: Frame) -> Any:
