@@ -14,7 +14,7 @@ from ..errors import RulesetRuntimeError
 from . import ops as O
 from .kinds import Bound, Compiled, Frame, Keeper, St
 from .ops import RuleFault
-from .visibility import EVERYONE, NOBODY, both, pile_seen_by, stat_seen_by, unshow
+from .visibility import EVERYONE, NOBODY, both, pile_seen_by, show, stat_seen_by, unshow
 
 
 def _too_big(big: int) -> RuleFault:
@@ -173,9 +173,7 @@ def _text(parts: Iterable[str], most: int) -> str:
 def _reveal(st: St, key: int, owner: Optional[int], name: str, value: Any) -> None:
     """``reveal``: the stat's value seen by everyone (until it changes), and
     said in the log."""
-    shown = st.shown        # (``visibility.show``, written out: it comes at every reveal)
-    if key not in shown:
-        st.shown = tuple(sorted((*shown, key))) if shown else (key,)
+    show(st, key)
     if st.logging:
         whose = f"P{owner}'s {name}" if owner is not None else name
         st.note(owner, "reveal", f"{whose}: {_show(value, None)}", value)
