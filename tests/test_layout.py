@@ -193,3 +193,23 @@ def test_a_compiled_program_is_frozen():
     with pytest.raises(AttributeError, match="frozen"):
         del prog.codes
     assert prog.K >= 1 and prog.codes
+
+
+def test_import_rulelang_leaves_out_what_only_some_programs_need():
+    """``import rulelang`` and a load (issue 20: the first load in a fresh
+    process) do not import the saves (read and written only when a game is
+    kept), the syntax errors' diagnosis, or difflib (for a "did you mean");
+    each comes in when first used."""
+    import subprocess
+    import sys
+    code = ("import sys, rulelang; rulelang.load(sys.argv[1]); "
+            "print(' '.join(m for m in ('rulelang.engine.saves', 'rulelang.syntax.diagnose', 'difflib') "
+            "if m in sys.modules))")
+    root = pathlib.Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code, str(root / "examples" / "nim.rules")],
+                         capture_output=True, text=True, check=True, cwd=root)
+    assert out.stdout.strip() == ""
+    saved = subprocess.run([sys.executable, "-c", code.replace(
+        "rulelang.load(sys.argv[1]);", "rulelang.load(sys.argv[1]).new_game(seed=1).to_json();")
+        , str(root / "examples" / "nim.rules")], capture_output=True, text=True, check=True, cwd=root)
+    assert saved.stdout.split() == ["rulelang.engine.saves"]

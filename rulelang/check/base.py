@@ -3,7 +3,6 @@ statements, declarations), which ``checker.Checker`` stacks on it."""
 
 from __future__ import annotations
 
-import difflib
 import itertools
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, TypeVar, Union
 
@@ -172,6 +171,7 @@ class CheckerBase:
             return ""
         known = list(itertools.chain.from_iterable(candidates))
         self.suggestions_left -= len(known) + 1
+        import difflib      # (here: a file without a misspelling never needs it)
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
         if not close:
             return ""

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .. import ir, trust
 from ..errors import RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
-from . import saves as _saves
 from .moves import LogEntry, Result
 from .ops import WAIT_CHANCE, WAIT_NONE, Policy, fault, rand_below
-from .state import State
+from .state import State, _saves
 from .program import Program, compile_ruleset
-from .saves.document import Key
+
+if TYPE_CHECKING:
+    from .saves.document import Key
 
 
 #: The most games one game keeps made for other values of its parameters.
@@ -170,7 +171,7 @@ class Game:
         if self.base is not self:
             values = {name: d["value"] for name, d in self.params.items()}
             return (_with_params, (self.base, values))
-        return (_saves.unpickle_game, (self.fingerprint, self.ruleset, self.limits, type(self)))
+        return (_saves().unpickle_game, (self.fingerprint, self.ruleset, self.limits, type(self)))
 
     def __copy__(self) -> Game:
         return self     # a game does not change: a copy is the game itself
@@ -364,7 +365,7 @@ class Game:
         naming the place (``$.piles[3][7]``) and the reason.  With ``key``
         a save whose MAC is missing or wrong is refused (``to_json(key=)``).
         The state gets the game's limits."""
-        return _saves.restore(self, text, key)
+        return _saves().restore(self, text, key)
 
     def replay(self, text: Union[str, bytes], *, seed: Optional[int] = None,
                key: Optional[Key] = None) -> State:
@@ -374,7 +375,7 @@ class Game:
         ``SaveError`` at ``$.moves[i]``.  ``seed``: the game's seed, when the
         replay leaves it out (or must agree with it); ``key`` as for
         ``restore``."""
-        return _saves.replay(self, text, seed, key)
+        return _saves().replay(self, text, seed, key)
 
 
 def _with_params(base: Game, values: Dict[str, int]) -> Game:

@@ -11,18 +11,27 @@ and exact.  All game logic lives in the compiled program (``program``,
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import Limits
-from . import saves as _saves
 from .kinds import Frame
 from .moves import LogEntry, Move, Result
 from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, PureFault, RuleFault, _At, fault, logged
 from .program import Program
-from .saves.document import Key
-from .saves.shapes import Gm
 from .visibility import SeenBy, Sight, stat_key, unshow
+
+if TYPE_CHECKING:
+    from .saves.document import Key
+    from .saves.shapes import Gm
+
+
+def _saves() -> Any:
+    """``engine.saves``, imported when first needed: most programs never
+    save, and the import is a part of the time ``import rulelang`` takes."""
+    from . import saves
+    return saves
+
 
 #: ``State.current_player`` at a chance node.
 CHANCE = -1
@@ -482,7 +491,7 @@ class State:
         ``Game.restore(text, key=key)`` refuses it if anything was changed."""
         d = self._plain(include_log=True)
         if key is not None:
-            d["mac"] = _saves.mac_of(d, key)
+            d["mac"] = _saves().mac_of(d, key)
         return json.dumps(d, separators=(",", ":"))
 
     def to_replay(self, *, seed: bool = True, key: Optional[Key] = None) -> str:
@@ -491,18 +500,18 @@ class State:
         ``Game.replay``.  ``seed=False`` leaves the seed out (for a client:
         the server keeps it and gives it to ``Game.replay``); with ``key``
         the replay carries an HMAC-SHA256 like ``to_json``'s."""
-        return json.dumps(_saves.replay_doc(self, seed, key), separators=(",", ":"))
+        return json.dumps(_saves().replay_doc(self, seed, key), separators=(",", ":"))
 
     def __reduce__(self) -> Tuple[Any, ...]:
         # A pickle is trusted input (it can run code anyway): the state
         # comes back from its plain form without the checks of ``restore``.
-        return (_saves.state_from_plain, (self.game, self._plain(include_log=True), self.limits))
+        return (_saves().state_from_plain, (self.game, self._plain(include_log=True), self.limits))
 
     def _plain(self, include_log: bool = False) -> Dict[str, Any]:
         """The state as plain data; with ``include_log`` also its history
         and log (what ``to_json`` saves)."""
         d: Dict[str, Any] = {
-            "format": _saves.FORMAT, "ruleset": self.game.fingerprint, "players": self.n,
+            "format": _saves().FORMAT, "ruleset": self.game.fingerprint, "players": self.n,
             "chance": "explicit" if self.explicit else "sample", "seed": self.seed,
             "rng": self.rng, "v": self.v, "g": self.g, "piles": self.piles,
             "stack": self.stack, "waiting": self.waiting, "actor": self.actor,
@@ -511,7 +520,7 @@ class State:
             "test": list(self.test) if self.test is not None else None, "over": self.over,
             "options": self.options, "logging": self.logging,
         }
-        params = _saves.params_of(self.game)
+        params = _saves().params_of(self.game)
         if params is not None:
             d["params"] = params
         if self.shown:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple, cast
 from .. import ir
 from ..errors import RulesetSyntaxError
 from ..limits import DEFAULT, Limits
-from . import diagnose, lalr, tables
+from . import lalr, tables
 from .messages import nesting_message
 from .transform import ToIR, to_ir
 
@@ -158,6 +158,7 @@ def read_with_lark(text: str, filename: str, limits: Limits) -> ir.Ruleset:
                 e.interactive_parser = run
             raise
     except (lark.UnexpectedInput, lark.UnexpectedEOF) as e:
+        from . import diagnose      # (here: only a file with a syntax error needs it)
         raise RulesetSyntaxError(diagnose.report(text, filename, e, parser())) from None
     return to_ir(tree, filename, text, limits)
 
