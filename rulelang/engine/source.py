@@ -508,11 +508,12 @@ class Source:
                 isinstance(c.right, (ir.Num, ir.Name, ir.Bool, ir.NoneLit)) and \
                 self.player_column(c.left) is not None and self.player_column(c.right) is None \
                 and not (isinstance(c.right, ir.Name) and c.right.name in self.ctx.prog.pslot):
+            # (VALUE, a number, word or local, is the same for every player:
+            # asked once)
             column, value = self.player_column(c.left), self.src(c.right)
-            if "fr" not in value:
-                if e.quantifier == "count":
-                    return f"{column}.count({value})"
-                return f"({value} {'in' if e.quantifier == 'any' else 'not in'} {column})"
+            if e.quantifier == "count":
+                return f"{column}.count({value})"
+            return f"({value} {'in' if e.quantifier == 'any' else 'not in'} {column})"
         var, cond = self.looking_at_players(e, e.cond)
         other = f"{var} != {self.player} and " if e.other else ""
         loop = f"for {var} in range(st.n) if {other}{cond}"
