@@ -53,5 +53,6 @@ def run(paths: List[str], host: str, port: int, db: str) -> int:
     try:
         uvicorn.run(make_app(hall), host=host, port=port, log_level="warning")
     finally:
+        hall.thinkers.close()       # (done already when the server stopped cleanly)
         store.close()
     return 0
