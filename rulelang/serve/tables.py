@@ -34,8 +34,9 @@ BOTS = OFFERED
 LOG_SHOWN = 60
 #: The most games the server holds.
 MOST_GAMES = 100_000
-#: The most bot moves one request may set off (a game of bots only plays
-#: to its end at its creation, within this).
+#: The most quick bots' moves one request may set off (a game of quick
+#: bots only plays to its end at its creation, within this; a thinking
+#: bot's move is a task of its own, ``Hall._think``).
 MOST_BOT_MOVES = 100_000
 
 
@@ -369,9 +370,9 @@ class Hall:
 
     async def _think(self, table: Table, who: int, version: int, replay: str) -> None:
         """The thinking bot of seat ``who`` at ``version`` works out its move
-        in a worker; then, under the table's lock, the move is checked (a
-        legal move of that seat, the game still where it was), made, and
-        kept, and every connection is told, as for a person's move."""
+        in a worker; then, under the table's lock, the move is checked,
+        made and kept (``_bot_moved``), and every connection is told, as
+        for a person's move."""
         spec = table.seats[who].bot
         assert spec is not None
         seed = _seed_for(table.state.seed, who, version)
@@ -384,31 +385,46 @@ class Hall:
             done, answer = False, f"{type(e).__name__}: {e}"
         async with table.lock:
             table.task = None
-            st = table.state
-            if table.version != version or st.current_player != who or table.thinking != who:
-                return
-            if done and answer not in {m.label for m in st.legal_moves(player=who)}:
-                done, answer = False, "it answered a move that is not legal"
-            if done:
-                try:
-                    st.apply(answer, player=who)
-                except Error as e:
-                    done, answer = False, f"its move failed: {e}"
-            if not done:
-                # A bot that cannot move leaves the game to the people, as a
-                # quick one does (till the server starts again).
-                table.thinking = None
-                self._say(f"game {table.id}: the bot of seat {who} ({spec}) did not move: {answer}")
-                return
-            self._bots(table)
             try:
-                self._save(table)
-            except ServeError:
+                moved = self._bot_moved(table, who, spec, version, done, answer)
+            except Exception as e:      # (a fault of ours: said, and the game left as kept)
                 table.thinking = None
-                self._say(f"game {table.id}: the move of the bot of seat {who} could not be kept")
+                self._say(f"game {table.id}: the move of the bot of seat {who} failed: "
+                          f"{type(e).__name__}: {e}")
                 return
-            self._think_later(table)
-        self.tell(table)
+        if moved:
+            self.tell(table)
+
+    def _bot_moved(self, table: Table, who: int, spec: str, version: int, done: bool,
+                   answer: str) -> bool:
+        """A thinking bot's answer (under the table's lock): made, with the
+        quick bots' answers after it, and kept, if it is a legal move of its
+        seat in the game as it was when asked; whether it was made.  A bot
+        that cannot move leaves the game to the people, as a quick one does
+        (until the server starts again)."""
+        st = table.state
+        if table.version != version or st.current_player != who or table.thinking != who:
+            return False        # (the game is not where the bot was asked: nothing to do)
+        if done and answer not in {m.label for m in st.legal_moves(player=who)}:
+            done, answer = False, "it answered a move that is not legal"
+        if done:
+            try:
+                st.apply(answer, player=who)
+            except Error as e:
+                done, answer = False, f"its move failed: {e}"
+        if not done:
+            table.thinking = None
+            self._say(f"game {table.id}: the bot of seat {who} ({spec}) did not move: {answer}")
+            return False
+        self._bots(table)
+        try:
+            self._save(table)
+        except ServeError:
+            table.thinking = None
+            self._say(f"game {table.id}: the move of the bot of seat {who} could not be kept")
+            return False
+        self._think_later(table)
+        return True
 
     @staticmethod
     def _say(text: str) -> None:
