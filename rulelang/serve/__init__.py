@@ -5,7 +5,8 @@ replays, ``store``), hands each seat a secret token when it is joined, and
 answers each request with what that seat may see (``tables``).  An
 HTTP/JSON API (``app``, described in ``openapi``) serves the page
 (``pages``) and any other client; a WebSocket tells each client when its
-game has changed.  Needs the ``serve`` extra (Starlette, uvicorn).
+game has changed.  A thinking bot (``mcts``) works out its moves in worker
+processes (``thinking``).  Needs the ``serve`` extra (Starlette, uvicorn).
 docs/serve.md says how to run it and what it guarantees.
 """
 
@@ -53,5 +54,6 @@ def run(paths: List[str], host: str, port: int, db: str) -> int:
     try:
         uvicorn.run(make_app(hall), host=host, port=port, log_level="warning")
     finally:
+        hall.thinkers.close()       # (done already when the server stopped cleanly)
         store.close()
     return 0

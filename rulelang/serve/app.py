@@ -9,8 +9,9 @@ against the game on every request.  A refused request gets a JSON error
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple
+from typing import Any, AsyncIterator, Awaitable, Callable, Dict, List, Optional, Tuple
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -332,8 +333,16 @@ def make_app(hall: Hall) -> Starlette:
         Route("/api/games/{game}/moves", _refusing(move), methods=["POST"]),
         WebSocketRoute("/api/games/{game}/live", live),
     ]
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hall.start()        # (the bots that were thinking when the server stopped)
+        try:
+            yield
+        finally:
+            await hall.stop()
+
     return Starlette(routes=routes, exception_handlers={HTTPException: not_found},
-                     middleware=[Middleware(_Headers)])
+                     middleware=[Middleware(_Headers)], lifespan=lifespan)
 
 
 async def _drain(ws: WebSocket) -> None:

@@ -49,13 +49,22 @@ SCHEMA: Dict[str, Any] = {
                     "value": {"type": "integer"}, "default": {"type": "integer"},
                     "low": {"type": "integer"}, "high": {"type": "integer"},
                     "title": {"type": ["string", "null"]}}}},
-                "bots": {"type": "array", "items": {"type": "string"}}}},
+                "bots": {"type": "array", "items": {"type": "string"}, "description":
+                         "the bots offered; any spec within bot_limits is taken too"},
+                "bot_limits": {"type": "object", "description": "the most a bot may think a "
+                               "decision: mcts:N up to `playouts`, mcts:Ns up to `seconds`, "
+                               "greedy:N up to `depth`", "properties": {
+                                   "playouts": {"type": "integer"}, "seconds": {"type": "number"},
+                                   "depth": {"type": "integer"}}}}},
             "Game": {"type": "object", "description": "what anyone may know of a game", "properties": {
                 "id": {"type": "string"}, "ruleset": {"type": "string"}, "title": {"type": "string"},
                 "players": {"type": "integer"},
                 "version": {"type": "integer", "description": "how many moves were made"},
                 "over": {"type": "boolean"}, "ending": {"type": ["string", "null"]},
                 "to_move": {"type": ["integer", "null"]},
+                "thinking": {"type": ["integer", "null"], "description": "the seat whose bot is "
+                             "working out its move (its move comes later, told on the live "
+                             "connection like any other)"},
                 "open": {"type": "boolean", "description": "a seat is free and the game is not over"},
                 "created": {"type": "number"},
                 "seats": {"type": "array", "items": {"type": "object", "properties": {
@@ -70,7 +79,10 @@ SCHEMA: Dict[str, Any] = {
                             "params": {"type": ["object", "null"],
                                        "additionalProperties": {"type": "integer"}},
                             "bots": {"type": ["object", "null"], "description":
-                                     "seat number (as a string) -> bot name", "additionalProperties":
+                                     "seat number (as a string) -> bot spec: random, greedy, "
+                                     "greedy:N, mcts, mcts:N (playouts a decision) or mcts:Ns "
+                                     "(seconds a decision), within the ruleset's bot_limits "
+                                     "(over them: bad_bot)", "additionalProperties":
                                      {"type": "string"}}}},
             "Join": {"type": "object", "additionalProperties": False,
                      "properties": {"name": {"type": "string", "maxLength": 1000}}},
@@ -143,6 +155,10 @@ SCHEMA: Dict[str, Any] = {
             "security": [{"seatToken": []}],
             "requestBody": {"required": True,
                             "content": {"application/json": {"schema": _ref("Move")}}},
+            "description": ("Answered once the move and the quick bots' answers are made and "
+                            "kept. A thinking bot (mcts, greedy:N) to move next works out its "
+                            "move in a worker: the answer's game says `thinking`, and its move "
+                            "comes later, told on the live connection."),
             "responses": {"200": _json(_ref("SeatView"), "made; the seat's new view"),
                           "400": _ERR, "401": _ERR, "403": _ERR, "404": _ERR,
                           "409": _json(_ref("Error"), "stale (another version) or illegal"),

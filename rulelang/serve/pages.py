@@ -186,6 +186,8 @@ def _status(info: Dict[str, Any], names: Dict[int, Optional[str]]) -> str:
         who = view.get("current_player")
         if isinstance(who, int) and who == seat:
             parts.append(' <strong class="yours">Your decision.</strong>')
+        elif isinstance(who, int) and info["game"].get("thinking") == who:
+            parts.append(f' <strong class="thinking">{_who(who, names)} is thinking…</strong>')
         elif isinstance(who, int):
             parts.append(f" Waiting for {_who(who, names)}.")
     parts.append("</p>")

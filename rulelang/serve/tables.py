@@ -14,25 +14,29 @@ import hashlib
 import hmac
 import os
 import secrets
+import sys
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
 import attrs
 
 from ..engine import Game, Move, State
 from ..errors import Error, IllegalMoveError, RulesetError, SaveError
+from ..show import terminal
 from .store import Row, Seat, Store, now, token_hash
+from .thinking import OFFERED, Thinkers, checked_spec, limits, make_bot, thinks
 
 #: What a bot is: given the state at its decision, the move it makes.
 Bot = Callable[[State], Move]
 
-#: The bot specs a game may name (``_bot``).
-BOTS = ("random", "greedy")
+#: The bot specs the lobby offers (``thinking``: any spec within its caps is taken).
+BOTS = OFFERED
 #: The most log entries a view carries (the newest).
 LOG_SHOWN = 60
 #: The most games the server holds.
 MOST_GAMES = 100_000
-#: The most bot moves one request may set off (a game of bots only plays
-#: to its end at its creation, within this).
+#: The most quick bots' moves one request may set off (a game of quick
+#: bots only plays to its end at its creation, within this; a thinking
+#: bot's move is a task of its own, ``Hall._think``).
 MOST_BOT_MOVES = 100_000
 
 
@@ -46,14 +50,9 @@ class ServeError(Exception):
 
 
 def _bot(spec: str, seed: int) -> Bot:
-    """The one place a bot is made from its spec: a player of
-    ``rulelang.players``.  Only the quick ones are offered (a bot moves on
-    the server's event loop; a searching player would hold up every
-    game).  Raises ``ValueError`` for a spec it does not know."""
-    if spec not in BOTS:
-        raise ValueError(f"unknown bot {spec!r}; bots: {', '.join(BOTS)}")
-    from ..players import player
-    return player(spec, seed).choose
+    """A quick bot's move maker, from its checked spec (``thinking.make_bot``:
+    the one place a bot is made; a thinking bot is made there in a worker)."""
+    return make_bot(spec, seed).choose
 
 
 @attrs.define
@@ -72,7 +71,7 @@ class Ruleset:
         g = self.game
         return {"key": self.key, "title": g.title, "min_players": g.min_players,
                 "max_players": g.max_players, "options": g.options, "params": g.params,
-                "bots": list(BOTS)}
+                "bots": list(BOTS), "bot_limits": limits()}
 
 
 @attrs.define(eq=False)
@@ -88,6 +87,10 @@ class Table:
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     #: Each live connection's queue: it is given each new version number.
     listeners: List["asyncio.Queue[int]"] = attrs.field(factory=list)
+    #: The seat whose bot is working out its move in a worker (``Hall._think``).
+    thinking: Optional[int] = None
+    #: That work, while it runs.
+    task: "Optional[asyncio.Task[None]]" = None
 
     @property
     def version(self) -> int:
@@ -115,7 +118,7 @@ class Table:
         return {"id": self.id, "ruleset": self.ruleset.key, "title": self.ruleset.game.title,
                 "players": st.players, "version": self.version, "over": st.is_over,
                 "ending": self.state.result().ending if st.is_over else None,
-                "to_move": who if isinstance(who, int) else None,
+                "to_move": who if isinstance(who, int) else None, "thinking": self.thinking,
                 "seats": [{"seat": s.seat, "bot": s.bot, "name": s.name,
                            "taken": s.bot is not None or s.token is not None} for s in self.seats],
                 "open": not st.is_over and any(s.bot is None and s.token is None for s in self.seats),
@@ -195,9 +198,14 @@ class Hall:
     """Every ruleset and game the server has, and its store."""
 
     def __init__(self, rulesets: List[Ruleset], store: Store,
-                 seeds: Optional[Callable[[], int]] = None) -> None:
+                 seeds: Optional[Callable[[], int]] = None,
+                 thinkers: Optional[Thinkers] = None) -> None:
         #: Where new games' seeds come from (a test passes its own, to play the same games).
         self.seeds = seeds or (lambda: secrets.randbits(63))
+        #: The worker processes of the thinking bots (stopped by ``stop``
+        #: when the hall made them).
+        self.thinkers = thinkers or Thinkers()
+        self._own_thinkers = thinkers is None
         self.rulesets = {r.key: r for r in rulesets}
         self.by_print = {r.game.fingerprint: r for r in rulesets}
         self.store = store
@@ -240,9 +248,12 @@ class Hall:
             raise ServeError(404, "no_ruleset", "there is no ruleset of that key")
         if len(self.tables) >= MOST_GAMES:
             raise ServeError(503, "full", "the server holds as many games as it may")
-        for spec in bots.values():
-            if spec not in BOTS:
-                raise ServeError(400, "bad_bot", f"unknown bot; bots: {', '.join(BOTS)}")
+        specs: Dict[int, str] = {}
+        for seat, spec in bots.items():
+            try:
+                specs[seat] = checked_spec(spec)
+            except ValueError as e:
+                raise ServeError(400, "bad_bot", str(e)) from None
         seed = self.seeds()
         try:
             state = rs.game.new_game(players=players, seed=seed, options=options or None,
@@ -255,7 +266,7 @@ class Hall:
             if not 0 <= seat < state.players:
                 raise ServeError(400, "bad_bot", f"seat {seat} is not a seat of a "
                                  f"{state.players}-player game")
-        seats = [Seat(i, bots.get(i)) for i in range(state.players)]
+        seats = [Seat(i, specs.get(i)) for i in range(state.players)]
         game_id = secrets.token_urlsafe(9)
         table = Table(game_id, rs, state, seats, now(), "")
         self._bots(table)
@@ -263,6 +274,7 @@ class Hall:
         self.store.add(Row(game_id, rs.game.base.fingerprint, table.saved, table.version,
                            table.created, seats))
         self.tables[game_id] = table
+        self._think_later(table)
         return table
 
     def join(self, table: Table, seat: int, name: str) -> str:
@@ -281,10 +293,11 @@ class Hall:
 
     def move(self, table: Table, seat: Optional[int], label: str, version: int) -> None:
         """Make ``seat``'s move (called under the table's lock), then the
-        bots' moves up to the next person's decision; written to the store
-        before it returns.  Refused, changing nothing, when the seat is a
-        spectator's, the version is not the game's, or the move is not one
-        this seat may make now."""
+        quick bots' moves up to the next person's decision or thinking
+        bot's (whose work starts, to end later: ``_think``); written to the
+        store before it returns.  Refused, changing nothing, when the seat
+        is a spectator's, the version is not the game's, or the move is not
+        one this seat may make now."""
         if seat is None:
             raise ServeError(403, "spectator", "a spectator makes no moves (join a seat)")
         if version != table.version:
@@ -299,13 +312,33 @@ class Hall:
             raise ServeError(422, "rules_failed", "the rules could not carry out this move") from None
         self._bots(table)
         self._save(table)
+        self._think_later(table)
+
+    # ------------------------------------------------------------ the server's life
+
+    def start(self) -> None:
+        """When the server starts (its event loop running): the bots of the
+        games restored from the store that were thinking think again."""
+        for table in self.tables.values():
+            self._think_later(table)
+
+    async def stop(self) -> None:
+        """When the server stops: no bot goes on thinking, the workers end."""
+        tasks = [t.task for t in self.tables.values() if t.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._own_thinkers:
+            await asyncio.get_running_loop().run_in_executor(None, self.thinkers.close)
 
     # ------------------------------------------------------------ inside
 
     def _bots(self, table: Table) -> None:
-        """The bots' moves until a person is to decide or the game ends."""
+        """The quick bots' moves until a person is to decide, or a thinking
+        bot (then ``table.thinking`` is its seat), or the game ends."""
         st = table.state
         seed = st.seed
+        table.thinking = None
         for _ in range(MOST_BOT_MOVES):
             who = st.current_player
             if who is None or not isinstance(who, int) or who < 0:
@@ -313,11 +346,90 @@ class Hall:
             spec = table.seats[who].bot
             if spec is None:
                 return
+            if thinks(spec):
+                table.thinking = who
+                return
             bot = _bot(spec, _seed_for(seed, who, table.version))
             try:
                 st.apply(bot(st), player=who)
             except Error:
                 return      # a bot that cannot move leaves the game to the people
+
+    def _think_later(self, table: Table) -> None:
+        """Start the work of the bot ``table.thinking`` (once the game as it
+        stands is in the store), if none is under way; with no event loop
+        running (a hall restored before its server starts) ``start`` does."""
+        if table.thinking is None or table.task is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        table.task = loop.create_task(self._think(table, table.thinking, table.version,
+                                                  table.saved))
+
+    async def _think(self, table: Table, who: int, version: int, replay: str) -> None:
+        """The thinking bot of seat ``who`` at ``version`` works out its move
+        in a worker; then, under the table's lock, the move is checked,
+        made and kept (``_bot_moved``), and every connection is told, as
+        for a person's move."""
+        spec = table.seats[who].bot
+        assert spec is not None
+        seed = _seed_for(table.state.seed, who, version)
+        try:
+            done, answer = await self.thinkers.think(table.ruleset.game, replay, spec, seed)
+        except asyncio.CancelledError:
+            table.task = None
+            raise
+        except Exception as e:      # (the pool shut, a job that did not pickle: said below)
+            done, answer = False, f"{type(e).__name__}: {e}"
+        async with table.lock:
+            table.task = None
+            try:
+                moved = self._bot_moved(table, who, spec, version, done, answer)
+            except Exception as e:      # (a fault of ours: said, and the game left as kept)
+                table.thinking = None
+                self._say(f"game {table.id}: the move of the bot of seat {who} failed: "
+                          f"{type(e).__name__}: {e}")
+                return
+        if moved:
+            self.tell(table)
+
+    def _bot_moved(self, table: Table, who: int, spec: str, version: int, done: bool,
+                   answer: str) -> bool:
+        """A thinking bot's answer (under the table's lock): made, with the
+        quick bots' answers after it, and kept, if it is a legal move of its
+        seat in the game as it was when asked; whether it was made.  A bot
+        that cannot move leaves the game to the people, as a quick one does
+        (until the server starts again)."""
+        st = table.state
+        if table.version != version or st.current_player != who or table.thinking != who:
+            return False        # (the game is not where the bot was asked: nothing to do)
+        if done and answer not in {m.label for m in st.legal_moves(player=who)}:
+            done, answer = False, "it answered a move that is not legal"
+        if done:
+            try:
+                st.apply(answer, player=who)
+            except Error as e:
+                done, answer = False, f"its move failed: {e}"
+        if not done:
+            table.thinking = None
+            self._say(f"game {table.id}: the bot of seat {who} ({spec}) did not move: {answer}")
+            return False
+        self._bots(table)
+        try:
+            self._save(table)
+        except ServeError:
+            table.thinking = None
+            self._say(f"game {table.id}: the move of the bot of seat {who} could not be kept")
+            return False
+        self._think_later(table)
+        return True
+
+    @staticmethod
+    def _say(text: str) -> None:
+        """A line of the server's log (stderr)."""
+        print(terminal(f"rulelang serve: {text}"), file=sys.stderr)
 
     def _save(self, table: Table) -> None:
         """The game written to the store; if that fails, the game goes
@@ -329,6 +441,9 @@ class Hall:
             self.store.moved(table.id, text, table.version)
         except Exception:
             table.state = table.ruleset.game.replay(table.saved)
+            who = table.state.current_player
+            spec = table.seats[who].bot if isinstance(who, int) and who >= 0 else None
+            table.thinking = who if spec is not None and thinks(spec) else None
             raise ServeError(503, "store_failed", "the move could not be kept; it was not made") \
                 from None
         table.saved = text
