@@ -202,9 +202,9 @@ def test_import_rulelang_leaves_out_what_only_some_programs_need():
     each comes in when first used."""
     import subprocess
     import sys
+    from rulelang.testing.audit import FIRST_USE
     code = ("import sys, rulelang; rulelang.load(sys.argv[1]); "
-            "print(' '.join(m for m in ('rulelang.engine.saves', 'rulelang.syntax.diagnose', 'difflib') "
-            "if m in sys.modules))")
+            f"print(' '.join(m for m in {FIRST_USE!r} if m in sys.modules))")
     root = pathlib.Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, "-c", code, str(root / "examples" / "nim.rules")],
                          capture_output=True, text=True, check=True, cwd=root)

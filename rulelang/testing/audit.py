@@ -3,6 +3,7 @@ socket or a process, import, read a clock), watched while active."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from types import FrameType
@@ -18,6 +19,10 @@ _CLOCKS = ("time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf
            "process_time", "process_time_ns", "thread_time", "thread_time_ns", "localtime",
            "gmtime", "ctime", "asctime", "strftime")
 _NOT_ENGINE = ("rulelang.testing", "rulelang.cli", "rulelang.__main__")
+#: Modules the engine imports only when first needed (a save, a syntax
+#: error, a "did you mean"), so that ``import rulelang`` stays quick:
+#: imported before an audit begins, as a warm-up would.
+FIRST_USE = ("rulelang.engine.saves", "rulelang.syntax.diagnose", "difflib")
 _audit_state: Dict[str, Any] = {"installed": False, "active": None, "busy": False}
 
 
@@ -83,6 +88,8 @@ class EngineAudit:
         import time
         if _audit_state["active"] is not None:
             raise RuntimeError("an EngineAudit is already active")
+        for module in FIRST_USE:
+            importlib.import_module(module)
         if not _audit_state["installed"]:
             sys.addaudithook(_audit_hook)
             _audit_state["installed"] = True
