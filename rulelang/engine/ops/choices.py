@@ -453,20 +453,7 @@ class ChooseNumberOp(ChoiceOp):
         return [(f"{self.prompt}: {n}", None, n) for n in self.choices(st, fr)]
 
     def move_key(self, st: St, fr: Frame) -> Any:
-        r = self.choices(st, fr)
-        return (r.start, r.stop - 1)
-
-    def move_list(self, st: St, fr: Frame, player: Optional[int],
-                  make: Callable[[Any, Optional[int]], Any]) -> Any:
-        """``Op.move_list`` keyed by the range of numbers itself."""
-        key = (self.choices(st, fr), player)
-        kept = self.kept
-        found = kept.get(key)
-        if found is None:
-            if len(kept) >= MOST_KEPT:
-                kept.clear()
-            found = kept[key] = make(self.moves(st, fr), player)
-        return found
+        return self.choices(st, fr)         # (the range of numbers itself)
 
     def choices(self, st: St, fr: Frame) -> range:
         offer = st.offer
