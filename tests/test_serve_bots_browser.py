@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
-import socket
 import threading
 import time
 
 import pytest
 
-if not os.environ.get("RULELANG_LONG"):
-    pytest.skip("the browser test is part of the long run (RULELANG_LONG=1)", allow_module_level=True)
+from browser import ARGS, CHROMIUM, free_port, need_a_browser  # noqa: E402
 
-pytest.importorskip("starlette", reason="rulelang serve needs the 'serve' extra")
-uvicorn = pytest.importorskip("uvicorn", reason="rulelang serve needs the 'serve' extra")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright")
+need_a_browser()
+
+import uvicorn  # noqa: E402
+from playwright import sync_api  # noqa: E402
 
 import rulelang  # noqa: E402
 from rulelang.serve.app import make_app  # noqa: E402
@@ -28,14 +26,7 @@ from rulelang.serve.store import Store  # noqa: E402
 from rulelang.serve.tables import Hall, Ruleset  # noqa: E402
 from rulelang.serve.thinking import Thinkers  # noqa: E402
 
-CHROMIUM = os.environ.get("RULELANG_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROOT = os.path.dirname(os.path.dirname(__file__))
-
-if not os.path.exists(CHROMIUM) and shutil.which("chromium") is None:
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)",
-                allow_module_level=True)
 
 
 class Unhurried(Thinkers):
@@ -53,9 +44,7 @@ def server(tmp_path):
     workers = Unhurried(workers=1)
     hall = Hall([Ruleset("ttt", "tic_tac_toe.rules", game)], Store(str(tmp_path / "games.sqlite")),
                 thinkers=workers)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     srv = uvicorn.Server(uvicorn.Config(make_app(hall), host="127.0.0.1", port=port,
                                         log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
