@@ -4,9 +4,13 @@ Chromium with the arguments they run it with, and a free port on loopback."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
+import threading
+import time
+from typing import Any, Iterator
 
 import pytest
 
@@ -33,3 +37,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def served(hall: Any) -> Iterator[str]:
+    """``rulelang serve``'s app for ``hall`` on a free loopback port, in a
+    thread: its address, while the block runs."""
+    import uvicorn
+
+    from rulelang.serve.app import make_app
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(make_app(hall), host="127.0.0.1", port=port,
+                                        log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)

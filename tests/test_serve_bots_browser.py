@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
 import time
 
 import pytest
 
-from browser import ARGS, CHROMIUM, free_port, need_a_browser  # noqa: E402
+from browser import ARGS, CHROMIUM, need_a_browser, served  # noqa: E402
 
 need_a_browser()
 
-import uvicorn  # noqa: E402
 from playwright import sync_api  # noqa: E402
 
 import rulelang  # noqa: E402
-from rulelang.serve.app import make_app  # noqa: E402
 from rulelang.serve.store import Store  # noqa: E402
 from rulelang.serve.tables import Hall, Ruleset  # noqa: E402
 from rulelang.serve.thinking import Thinkers  # noqa: E402
@@ -44,18 +41,8 @@ def server(tmp_path):
     workers = Unhurried(workers=1)
     hall = Hall([Ruleset("ttt", "tic_tac_toe.rules", game)], Store(str(tmp_path / "games.sqlite")),
                 thinkers=workers)
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(make_app(hall), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield hall, f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with served(hall) as url:
+        yield hall, url
     workers.close()
 
 

@@ -9,19 +9,16 @@ from __future__ import annotations
 
 import os
 import random
-import threading
 import time
 
 import pytest
 
-from browser import ARGS, CHROMIUM, free_port, need_a_browser  # noqa: E402
+from browser import ARGS, CHROMIUM, need_a_browser, served  # noqa: E402
 
 need_a_browser()
 
-import uvicorn  # noqa: E402
 from playwright import sync_api  # noqa: E402
 
-from rulelang.serve.app import make_app  # noqa: E402
 from rulelang.serve.store import Store  # noqa: E402
 from rulelang.serve.tables import Hall, Ruleset  # noqa: E402
 
@@ -34,18 +31,8 @@ def server(tmp_path, northpole, deepsea_game):
     hall = Hall([Ruleset("northpole", "northpole.rules", northpole),
                  Ruleset("deepsea", "deepsea.rules", deepsea_game)],
                 Store(str(tmp_path / "games.sqlite")))
-    port = free_port()
-    config = uvicorn.Config(make_app(hall), host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield hall, f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with served(hall) as url:
+        yield hall, url
 
 
 @pytest.fixture(scope="module")
