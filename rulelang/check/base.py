@@ -150,9 +150,11 @@ class CheckerBase:
 
     def error(self, node: object, message: str) -> None:
         pos = getattr(node, "pos", None) or ir.Pos(1, 1)
-        suggested, self.suggested = self.suggested, None
-        if suggested is not None and suggested[0] not in message:
-            suggested = None        # (a suggestion made, then not part of this message)
+        suggested = self.suggested
+        if suggested is not None and suggested[0] in message:
+            self.suggested = None   # (one made and not yet said waits for the error that says it)
+        else:
+            suggested = None
         self.diags.append(Diagnostic(self.rs.filename, pos.line, pos.column, message,
                                      source_line(self.rs.source, pos.line),
                                      suggested[1] if suggested is not None else None))

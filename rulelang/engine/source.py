@@ -124,16 +124,16 @@ class Source:
             else:
                 met = set(meet)
                 keep = meet if keep is None else tuple(i for i in keep if i in met)
-        among, fixed = (f"range({n})", None) if keep is None else (self.const(keep), keep)
         for part in rest:
-            found = self.indexed(pset, var, part, keep, loop)
-            if found is not None:
-                among, fixed = found, None
+            among = self.indexed(pset, var, part, keep, loop)
+            if among is not None:
+                fixed = None
                 rest = [x for x in rest if x is not part]
                 break
         else:
             if keep is None:
-                return among, self.where(pset, var, cond), None
+                return f"range({n})", self.where(pset, var, cond), None
+            among, fixed = self.const(keep), keep
         if not rest:
             return among, "", fixed
         self.ctx.piece_scope.append((pset, var))
@@ -217,10 +217,13 @@ class Source:
 
     def _cannot_fail(self, e: ir.Expr) -> bool:
         """Whether working out ``e`` can never fault: a name, an attribute
-        (none when what it is of is none), a literal, or arithmetic on
-        numbers and constants alone (a value that may be none would fail)."""
-        if isinstance(e, (ir.Num, ir.Bool, ir.NoneLit, ir.ThisPlayer, ir.Name, ir.Attr)):
+        of a card, piece, space, actor or track (none when what it is of is
+        none), a literal, or arithmetic on numbers and constants alone (a
+        value that may be none would fail)."""
+        if isinstance(e, (ir.Num, ir.Bool, ir.NoneLit, ir.ThisPlayer, ir.Name)):
             return True
+        if isinstance(e, ir.Attr):      # (a player's stat of a seat that may be none fails)
+            return self.attr_of(e) != "player"
         if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*"):
             return self.bounds(e) is not None and self._constant(e)
         return False
@@ -321,19 +324,39 @@ class Source:
             return self.number(v) or self.const(v)
         return self.const(name)         # a word
 
+    def attr_of(self, e: ir.Attr) -> str:
+        """What ``x.name`` reads, the one place that decides: "track" (a
+        track's space data), "card" or "piece" (of a local holding one),
+        "actor" (an actor's stat), "held" (of a global holding a piece or
+        space), else "player" (a stat of the player ``x`` holds)."""
+        ctx, prog = self.ctx, self.ctx.prog
+        if ctx.track_table(e) is not None:
+            return "track"
+        if e.obj in ctx.card_locals:
+            return "card"
+        if e.obj in ctx.piece_locals:
+            return "piece"
+        if e.obj in ctx.locals:
+            return "player"
+        if e.obj in prog.actor_names:
+            return "actor"
+        return "held" if prog.holder(e.obj) is not None else "player"
+
     def s_Attr(self, e: ir.Attr) -> str:
         ctx, prog = self.ctx, self.ctx.prog
-        track = ctx.track_table(e)
-        if track is not None:
+        kind = self.attr_of(e)
+        if kind == "track":
+            track = ctx.track_table(e)
+            assert track is not None
             return f"{self.const(track[1])}.get(st.g[{track[0]}])"
-        if e.obj in ctx.card_locals:
+        if kind == "card":
             return self.card_field(f"fr[{ctx.locals[e.obj]}]", e.name)
-        if e.obj in ctx.piece_locals:
+        if kind == "piece":
             return self.piece_field(ctx.piece_locals[e.obj], f"fr[{ctx.locals[e.obj]}]", e.name)
-        if e.obj in prog.actor_names and e.obj not in ctx.locals:
+        if kind == "actor":
             return f"st.g[{prog.gslot[f'{e.obj}.{e.name}']}]"
-        held = prog.holder(e.obj) if e.obj not in ctx.locals else None
-        if held is not None:        # a global holding a piece or space
+        held = prog.holder(e.obj)
+        if kind == "held" and held is not None:        # a global holding a piece or space
             return self.piece_field(held, f"st.g[{prog.gslot[e.obj]}]", e.name)
         return f"st.v[{codegen.slot(ctx.player_of(e.obj), prog.K, prog.pslot[e.name])}]"
 
@@ -376,7 +399,7 @@ class Source:
                     prog.resolved.type_of(e) == check_types.NUM:
                 lo, hi = prog.bounds.get(e.name, (None, None))
                 out = (lo, hi) if type(lo) is int and type(hi) is int else None
-        elif isinstance(e, ir.Attr) and e.obj in self.ctx.piece_locals and \
+        elif isinstance(e, ir.Attr) and self.attr_of(e) == "piece" and \
                 e.name not in prog.piece_slot[self.ctx.piece_locals[e.obj]]:
             # (a value printed on a piece: the least and the most of them)
             values = prog.piece_attr[self.ctx.piece_locals[e.obj]].get(e.name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Union
+from typing import List, Optional, Sequence, Union
 
 from .. import ir
 from ..check.types import NUM
@@ -86,20 +86,22 @@ class PureBlock:
             ctx.piece_locals[s.var] = s.pieces
             # (over the pieces a table says may meet the 'where', then the rest of it)
             among, where, _ = self.source.looked_at(s.pieces, f"fr[{var}]", s.cond, s.body)
-            self.line(depth, f"for fr[{var}] in {among}:")
-            if where:
-                self.line(depth + 1, f"if not ({where[len(' if '):]}):")
-                self.line(depth + 2, "continue")
-            self.count_step(depth + 1, s)
-            self.block(s.body, depth + 1)
+            test = f"({where[len(' if '):]})" if where else None     # (its parts joined by 'and')
+            self.each(f"for fr[{var}] in {among}:", test, s, depth)
         elif isinstance(s, ir.ForEachCard):
             ctx = self.ctx
             var = ctx.local(s.var, CARD)
             ctx.card_locals.add(s.var)
             ctx.card_from[s.var] = ctx.pile_seen(s.pile)
             # Over the cards the pile holds when the loop starts.
-            self.each(f"for fr[{var}] in tuple(st.piles[{ctx.pile_src(s.pile)}]):",
-                      ctx.card_scope, f"fr[{var}]", s, depth)
+            test = None
+            if s.cond is not None:      # (the card looked at is in scope for the 'where')
+                ctx.card_scope.append(f"fr[{var}]")
+                try:
+                    test = self.source.cond(s.cond)
+                finally:
+                    ctx.card_scope.pop()
+            self.each(f"for fr[{var}] in tuple(st.piles[{ctx.pile_src(s.pile)}]):", test, s, depth)
         elif isinstance(s, ir.Stop):
             self.line(depth, "break")
         elif isinstance(s, ir.Let):
@@ -268,17 +270,15 @@ class PureBlock:
         self.line(depth + 2, f"raise RuleFault({missing} % {names}[{c}]) from None")
         self.line(depth + 1, f"{b}.append({c})")
 
-    def each(self, head: str, scope: List[Any], item: Any,
-             s: Union[ir.ForEachPiece, ir.ForEachCard], depth: int) -> None:
-        """A 'for each' over pieces or cards (``head``, the Python loop, sets
-        the loop's local): the thing looked at is in scope (``item`` on
-        ``scope``) for the 'where', not for the body."""
+    def each(self, head: str, test: Optional[str], s: Union[ir.ForEachPiece, ir.ForEachCard],
+             depth: int) -> None:
+        """A 'for each' over pieces or cards: ``head``, the Python loop,
+        sets the loop's local; a pass whose thing fails ``test`` (its
+        'where', written with the thing in scope) is skipped."""
         self.line(depth, head)
-        scope.append(item)
-        try:
-            self.loop_test(s.cond, depth + 1)
-        finally:
-            scope.pop()
+        if test is not None:
+            self.line(depth + 1, f"if not {test}:")
+            self.line(depth + 2, "continue")
         self.count_step(depth + 1, s)
         self.block(s.body, depth + 1)
 
