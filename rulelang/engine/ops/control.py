@@ -231,7 +231,7 @@ class ForEachPieceOp(Op):
     """Step a ``for each PIECES as x`` loop: local ``work`` holds how many
     pieces it has looked at; ``var`` receives each piece that meets
     ``cond`` (the piece in scope is ``var``).  With ``among``, the pieces
-    looked at are those it gives (a table's, ``Source.looked_at``: the
+    looked at are those it gives (a table's, ``queries.PieceQueries.looked_at``: the
     same at every step, so it is asked again as the loop resumes), else
     every piece of the set."""
 

@@ -1,0 +1,244 @@
+"""Questions about pieces and spaces that the expression compiler
+(``source.Source``) answers without a scan where it can (issue 20): the
+parts of a 'where' that read only what never changes decided at compile
+time, ``FIELD is VALUE`` on a printed field looked up in a table, and
+``FIELD is VALUE`` on a state field read as one slice of the state.  Each
+gives exactly what the plain loop over the pieces gives
+(tests/test_indexed_queries.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
+
+from .. import ir
+from ..check import resolve
+from . import codegen
+from .kinds import Lowering
+
+
+class PieceQueries:
+    """The part of ``Source`` that decides how the pieces of a 'where' are
+    looked at."""
+
+    ctx: Lowering
+
+    if TYPE_CHECKING:       # (``Source``'s own)
+        def const(self, value: Any) -> str: ...
+        def temp(self) -> str: ...
+        def src(self, e: ir.Expr) -> str: ...
+        def cond(self, e: ir.Expr) -> str: ...
+        def piece_field(self, pset: str, x: str, field: str) -> str: ...
+        def bounds(self, e: ir.Expr) -> Optional[Tuple[int, int]]: ...
+        def attr_of(self, e: ir.Attr) -> str: ...
+
+    def looked_at(self, pset: str, var: str, cond: Optional[ir.Expr],
+                  loop: Optional[Sequence[ir.Stmt]] = None
+                  ) -> Tuple[str, str, Optional[Tuple[int, ...]]]:
+        """(the pieces of ``pset`` to look at, `` if COND`` about the one in
+        Python variable ``var``, and those pieces themselves when they are
+        fixed), for a loop over the pieces that meet ``cond``.  The parts
+        of an 'and' that read only what never changes (a space's ``y``, a
+        value printed on a piece) are decided here, once: the loop goes over
+        a constant tuple of the pieces that meet them (an index, not a scan:
+        ``cells where y is 6 and disc is none`` looks at one row), and asks
+        the rest of each.  A part ``FIELD is VALUE`` about a printed field
+        is looked up in a table (``indexed``).  ``loop``: the body of the
+        'for each' the pieces are for, which runs between the pieces."""
+        n = len(self.ctx.prog.piece_names[pset])
+        if cond is None:
+            return f"range({n})", "", None
+        keep: Optional[Tuple[int, ...]] = None
+        rest: List[ir.Expr] = []
+        for part in conjuncts(cond):
+            meet = self._fixed_among(pset, part)
+            if meet is None:
+                rest.append(part)
+            else:
+                met = set(meet)
+                keep = meet if keep is None else tuple(i for i in keep if i in met)
+        for part in rest:
+            among = self.indexed(pset, var, part, keep, loop)
+            if among is not None:
+                fixed = None
+                rest = [x for x in rest if x is not part]
+                break
+        else:
+            if keep is None:
+                return f"range({n})", self.where(pset, var, cond), None
+            among, fixed = self.const(keep), keep
+        if not rest:
+            return among, "", fixed
+        self.ctx.piece_scope.append((pset, var))
+        try:
+            where = " if " + " and ".join(self.cond(part) for part in rest)
+        finally:
+            self.ctx.piece_scope.pop()
+        return among, where, None
+
+    def indexed(self, pset: str, var: str, part: ir.Expr, keep: Optional[Tuple[int, ...]],
+                loop: Optional[Sequence[ir.Stmt]]) -> Optional[str]:
+        """The pieces that meet ``part`` looked up, not searched for, when
+        ``part`` is ``FIELD is VALUE`` with FIELD printed on the piece in
+        ``var`` and VALUE the same for every piece: a constant table from
+        each value of FIELD to the pieces (of ``keep``, if given) that
+        print it, asked once (``cells where x is col``: one column).  VALUE
+        must be one that cannot fail (else a search that met no piece would
+        fail where the scan did not).  In a loop with a ``loop`` body,
+        VALUE may read neither the state nor a local the body changes: the
+        scan asks it again for every piece, the table only as it starts."""
+        if not isinstance(part, ir.Compare) or part.op != "==":
+            return None
+        prog = self.ctx.prog
+        for field_side, value_side in ((part.left, part.right), (part.right, part.left)):
+            field = self._printed_field(pset, var, field_side)
+            if field is None or not self._cannot_fail(value_side):
+                continue
+            self.ctx.piece_scope.append((pset, var))
+            try:
+                value = self.src(value_side)
+            finally:
+                self.ctx.piece_scope.pop()
+            if re.search(rf"(?<![\w\]]){re.escape(var)}(?![\w\[])", value):
+                continue        # (VALUE reads the piece looked at)
+            if loop is not None:
+                if re.search(r"\bst\b", value):
+                    continue
+                written = _written(loop)
+                if any(isinstance(n, ir.Name) and n.name in written for n in ir.walk(value_side)):
+                    continue
+            table = prog.piece_attr[pset][field]
+            try:
+                index: Dict[Any, List[int]] = {}
+                for i in (keep if keep is not None else range(len(table))):
+                    index.setdefault(table[i], []).append(i)
+            except TypeError:       # (a value that is no key)
+                continue
+            return f"{self.const({k: tuple(v) for k, v in index.items()})}.get({value}, ())"
+        return None
+
+    def _printed_field(self, pset: str, var: str, e: ir.Expr) -> Optional[str]:
+        """The field ``e`` names, when it is a value printed on the piece
+        of ``pset`` in ``var`` (the same for the whole game): a bare name
+        of the piece looked at, or ``h.FIELD`` with ``h`` in ``var``."""
+        ctx, prog = self.ctx, self.ctx.prog
+        if isinstance(e, ir.Name):
+            ctx.piece_scope.append((pset, var))
+            try:
+                bound = ctx.bind(e)
+                mine = bound.kind == resolve.PIECE and ctx.piece_scope[bound.scope] == (pset, var)
+            finally:
+                ctx.piece_scope.pop()
+        elif isinstance(e, ir.Attr):
+            mine = ctx.piece_locals.get(e.obj) == pset and e.obj in ctx.locals \
+                and f"fr[{ctx.locals[e.obj]}]" == var and ctx.track_table(e) is None
+        else:
+            return None
+        if not mine or e.name in prog.piece_slot[pset] or e.name not in prog.piece_attr[pset]:
+            return None
+        return e.name
+
+    def _constant(self, e: ir.Expr) -> bool:
+        """Whether ``e`` is made of numbers and constants alone."""
+        if isinstance(e, ir.Num):
+            return True
+        if isinstance(e, ir.Name):
+            return self.ctx.bind(e).kind == resolve.CONST
+        if isinstance(e, ir.BinOp):
+            return self._constant(e.left) and self._constant(e.right)
+        return False
+
+    def _cannot_fail(self, e: ir.Expr) -> bool:
+        """Whether working out ``e`` can never fault: a name, an attribute
+        of a card, piece, space, actor or track (none when what it is of is
+        none), a literal, or arithmetic on numbers and constants alone (a
+        value that may be none would fail)."""
+        if isinstance(e, (ir.Num, ir.Bool, ir.NoneLit, ir.ThisPlayer, ir.Name)):
+            return True
+        if isinstance(e, ir.Attr):      # (a player's stat of a seat that may be none fails)
+            return self.attr_of(e) != "player"
+        if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*"):
+            return self.bounds(e) is not None and self._constant(e)
+        return False
+
+    def piece_column(self, pset: str, var: str, cond: ir.Expr) -> Optional[Tuple[str, str]]:
+        """(the list of every piece's value of a field, the value), when
+        ``cond`` is ``FIELD is VALUE`` about the piece in ``var`` and VALUE
+        does not depend on it: a count or a search is then one slice of
+        the state (``st.g[a:b:K]``), no loop (as ``player_column``)."""
+        if not isinstance(cond, ir.Compare) or cond.op != "==" or not isinstance(cond.left, ir.Name):
+            return None
+        prog = self.ctx.prog
+        k = prog.piece_slot[pset].get(cond.left.name)
+        if k is None:
+            return None
+        self.ctx.piece_scope.append((pset, var))
+        try:
+            left, value = self.src(cond.left), self.src(cond.right)
+        finally:
+            self.ctx.piece_scope.pop()
+        base, K, n = prog.piece_base[pset], prog.piece_K[pset], len(prog.piece_names[pset])
+        if left != f"st.g[{codegen.slot(var, K, base + k)}]" or re.search(rf"\b{var}\b", value):
+            return None
+        start = base + k
+        step = "" if K == 1 else f":{K}"
+        return f"st.g[{start}:{start + (n - 1) * K + 1}{step}]", value
+
+    def _fixed_among(self, pset: str, part: ir.Expr) -> Optional[Tuple[int, ...]]:
+        """The pieces of ``pset`` that meet ``part``, when ``part`` reads
+        nothing that can change (no state, no frame, no variable of a loop
+        around it; its source is tried on every piece here, and anything
+        else is None, so it is asked at run time as before)."""
+        var = self.temp()
+        self.ctx.piece_scope.append((pset, var))
+        try:
+            src = self.cond(part)
+        except Exception:       # (a part the compiler cannot write alone)
+            return None
+        finally:
+            self.ctx.piece_scope.pop()
+        if codegen.reads_state(src):
+            return None
+        n = len(self.ctx.prog.piece_names[pset])
+        env = {k: v for k, v in self.ctx.prog.gen_env.items() if k not in ("st", "fr")}
+        try:
+            found = eval(compile(f"tuple({var} for {var} in range({n}) if {src})",
+                                 "<rulelang fixed part>", "eval"), env)
+        except Exception:       # (a free name, or a value it cannot compare: asked at run time)
+            return None
+        return found
+
+    def where(self, pset: str, var: str, cond: Optional[ir.Expr]) -> str:
+        """`` if COND`` about the piece of ``pset`` in Python variable
+        ``var`` (nothing when there is no condition)."""
+        if cond is None:
+            return ""
+        self.ctx.piece_scope.append((pset, var))
+        try:
+            return f" if {self.cond(cond)}"
+        finally:
+            self.ctx.piece_scope.pop()
+
+
+def conjuncts(e: ir.Expr) -> List[ir.Expr]:
+    """The parts of ``e`` joined by 'and' (``e`` alone when it is no 'and')."""
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
+def _written(body: Sequence[ir.Stmt]) -> Set[str]:
+    """The names of the locals that statements ``body`` set (a 'let', an
+    assignment to a local, the variable of a loop or of a choice)."""
+    out: Set[str] = set()
+    for s in body:
+        for n in ir.walk(s):
+            if isinstance(n, ir.Let):
+                out.add(n.name)
+            elif isinstance(n, ir.Assign) and isinstance(n.target, ir.Name):
+                out.add(n.target.name)
+            else:
+                var = getattr(n, "var", None)
+                if isinstance(var, str) and var:
+                    out.add(var)
+    return out
