@@ -353,7 +353,8 @@ class Ctx(Seen):
             where = "" if s.cond is None else f" if {source.cond(s.cond)}"
         finally:
             self.card_scope.pop()
-        kinds = f"sorted(set(st.piles[{pile.src}]))"
+        kinds = f"sorted(st.piles[{pile.src}])" if self.prog.cards_distinct \
+            else f"sorted(set(st.piles[{pile.src}]))"
         matching = compiled(f"[{c} for {c} in {kinds}{where}]" if where else kinds,
                             self.prog.gen_env)
         self.emit(O.ChooseOneOfOp(self.where(s), matching, lambda st, c: st.prog.card_labels[c],

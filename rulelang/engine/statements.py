@@ -32,8 +32,8 @@ class PureBlock:
         self.block(stmts, 0)
         return self.lines
 
-    def line(self, depth: int, text: str) -> None:
-        self.lines.append("    " * depth + text)
+    def line(self, depth: int, *texts: str) -> None:
+        self.lines.extend("    " * depth + text for text in texts)
 
     def count_step(self, depth: int, loop: ir.Stmt) -> None:
         """Every pass of every loop counts its work against
@@ -152,8 +152,10 @@ class PureBlock:
     def hide_again(self, target: ir.Expr, depth: int) -> None:
         """A revealed hidden or secret stat that changes is hidden again."""
         hidden = self.ctx.stat_sight(target)
-        if hidden is not None:
-            self.line(depth, f"if st.shown: _unshow(st, {hidden[0]})")
+        if hidden is not None:      # (``visibility.unshow``, written out)
+            k = self.source.temp()
+            self.line(depth, f"if st.shown and ({k} := {hidden[0]}) in st.shown:",
+                      f"    st.shown = tuple(filter({k}.__ne__, st.shown))")
 
     def reveal(self, s: ir.Reveal, depth: int) -> None:
         """``reveal X``: X's value is seen by everyone until it changes."""
@@ -170,7 +172,14 @@ class PureBlock:
             name = const(f"{t.obj}'s {t.name}")
         else:
             name = const(t.name)
-        self.line(depth, f"_reveal(st, {key}, {owner}, {name}, {self.source.src(s.target)})")
+        # Without a log, only ``visibility.show``, written out: a key added
+        # past the last is the common case (the tuple stays in order).
+        k, shown = self.source.temp(), self.source.temp()
+        self.line(depth, "if st.logging:",
+                  f"    _reveal(st, {key}, {owner}, {name}, {self.source.src(s.target)})",
+                  f"elif ({k} := {key}) not in ({shown} := st.shown):",
+                  f"    st.shown = ({shown} + ({k},)) if not {shown} or {shown}[-1] < {k} "
+                  f"else tuple(sorted(({k},) + {shown}))")
 
     def spend(self, s: ir.Spend, depth: int) -> None:
         """``spend N dice OP V from POOL``: the fitting dice nearest V go."""

@@ -354,6 +354,9 @@ class DrawOp(Op):
                    "_src.extend(_rf)", "_rf.clear()", "_n = len(_src)")
             r.spend(d + 2, f"_n + {LOG} + {r.const(draw_work)}(_left, _n, {self.per_card})")
         r.emit(d + 1, "if _n > 1:", "    _r += 1", *["    " + line for line in r.SPLITMIX],
+               # (the first copy of the card, as ``run`` takes: in a ruleset
+               # without copies, the card itself)
+               "    _i = ((_z ^ (_z >> 31)) * _n) >> 64" if r.prog.cards_distinct else
                "    _i = _src.index(_src[((_z ^ (_z >> 31)) * _n) >> 64])",
                "else:", "    _i = 0",
                "_c = _src[_i]", "_src[_i] = _src[-1]", "_src.pop()", "_dst.append(_c)", "_left -= 1")
