@@ -221,7 +221,7 @@ class State:
         try:
             if op.resume(self, self.stack[-1], found[3]):
                 self._run()
-            if self.over is None:
+            if self.over is None and self._moves is None:
                 # The next decision's moves, now: a rule that cannot list
                 # them (past Limits.max_choices, say) fails this apply.
                 self._legal()

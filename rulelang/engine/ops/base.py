@@ -179,7 +179,7 @@ MOST_KEPT = 256
 class Op:
     """Base op: straight-line work done by ``fn``."""
 
-    __slots__ = ("where", "kept")
+    __slots__ = ("where", "kept", "ready")
     waits = False
 
     if TYPE_CHECKING:
@@ -190,6 +190,10 @@ class Op:
         self.where = where  # (rule name, ir.Pos) for error messages
         #: (``move_key``, player) -> the moves made for it (``move_list``)
         self.kept: Dict[Any, Any] = {}
+        #: where the moves never change (``move_key`` is ``()``): the
+        #: legal moves by player, as ``State._legal`` keeps them, which
+        #: the generated code puts in place as it waits (``Writer.ready``)
+        self.ready: Dict[Optional[int], Any] = {}
 
     def choices(self, st: St, fr: Frame) -> Sequence[Any]:
         """The values of the moves legal here, without their labels (for
@@ -219,6 +223,8 @@ class Op:
             if len(kept) >= MOST_KEPT:
                 kept.clear()
             found = kept[key] = make(self.moves(st, fr), player)
+            if key[0] == () and len(self.ready) < MOST_KEPT:
+                self.ready[player] = (found, None, self)
         return found
 
     def error(self, st: St, message: str) -> RulesetError:

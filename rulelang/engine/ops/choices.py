@@ -299,7 +299,7 @@ class ChooseOneOp(Op):
             return False
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
         if self.conds is None:
-            r.emit(r.D, *wait, "return False")
+            r.emit(r.D, *wait, *r.ready(k), "return False")
             return True
         r.emit(r.D, r.at(self), f"_o = {r.value(self.conds)}", "if _o:")
         r.emit(r.D + 1, *wait, "st.offer = (fr, _o)", "return False")
@@ -387,7 +387,7 @@ class MayOp(Op):
 
     def emit(self, r: Writer, k: int) -> bool:
         r.emit(r.D, f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
-               f"fr[{PC}] = {k}", "return False")
+               f"fr[{PC}] = {k}", *r.ready(k), "return False")
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
