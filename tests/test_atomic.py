@@ -131,16 +131,20 @@ def test_a_failure_rebuilds_every_value_a_move_changes(monkeypatch):
     fixed = [n for n in State.__slots__
              if n not in State._CHANGING and n not in ("chance_record", "_base")]
     assert set(State._CHANGING) <= set(State.__slots__)
-    real = State._legal
     fired = []
 
-    def then_fails(self):       # (the last thing ``apply`` does: list the next moves)
-        moves = real(self)
-        if not fired:
-            fired.append(1)
-            raise KeyboardInterrupt
-        return moves
-    monkeypatch.setattr(State, "_legal", then_fails)
+    def then_fails(real):
+        # (The last things ``apply`` does: run the rules, list the next
+        # moves where the rules did not put them in place.)
+        def wrapped(self, *args):
+            done = real(self, *args)
+            if not fired:
+                fired.append(1)
+                raise KeyboardInterrupt
+            return done
+        return wrapped
+    monkeypatch.setattr(State, "_run", then_fails(State._run))
+    monkeypatch.setattr(State, "_legal", then_fails(State._legal))
     for path in (ROOT / "rulesets" / "northpole.rules", ROOT / "rulesets" / "endurance.rules"):
         game = rulelang.load(path)
         for chance in ("sample", "explicit"):

@@ -130,24 +130,30 @@ def test_a_failed_move_after_a_reused_first_position_is_undone(path, monkeypatch
     states["restored"] = game.restore(states["new"].to_json())
     states["cloned"] = states["new"].clone()
     random_moves(states["cloned"], random.Random(3), 5)
-    real = State._legal
+    real_run, real_legal = State._run, State._legal
     for state in states.values():
         if state.is_over:
             continue
         before = state.clone()
         fired = []
 
-        def then_fails(self, fired=fired):
-            moves = real(self)
-            if not fired:
-                fired.append(1)
-                raise KeyboardInterrupt
-            return moves
+        def then_fails(real, fired=fired):
+            # (after the rules ran, or as the next moves are listed: the
+            # last things ``apply`` does)
+            def wrapped(self, *args):
+                done = real(self, *args)
+                if not fired:
+                    fired.append(1)
+                    raise KeyboardInterrupt
+                return done
+            return wrapped
         move = state.legal_moves()[0]
-        monkeypatch.setattr(State, "_legal", then_fails)
+        monkeypatch.setattr(State, "_run", then_fails(real_run))
+        monkeypatch.setattr(State, "_legal", then_fails(real_legal))
         with pytest.raises(KeyboardInterrupt):
             state.apply(move)
-        monkeypatch.setattr(State, "_legal", real)
+        monkeypatch.setattr(State, "_run", real_run)
+        monkeypatch.setattr(State, "_legal", real_legal)
         _same(state, before)
         state.apply(move)
         before.apply(move)

@@ -353,7 +353,7 @@ class Ctx(Seen):
             where = "" if s.cond is None else f" if {source.cond(s.cond)}"
         finally:
             self.card_scope.pop()
-        kinds = f"sorted(st.piles[{pile.src}])" if self.prog.cards_distinct \
+        kinds = f"sorted(st.piles[{pile.src}])" if O.cards_distinct(self.prog) \
             else f"sorted(set(st.piles[{pile.src}]))"
         matching = compiled(f"[{c} for {c} in {kinds}{where}]" if where else kinds,
                             self.prog.gen_env)

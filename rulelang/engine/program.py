@@ -114,11 +114,6 @@ class Program:
                     self.card_props.setdefault(prop.name, {})[cid] = _literal(prop.value)
                 contents.extend([cid] * ir.copies(card, rs))
             self.deck_contents[deck.name] = contents
-        #: no deck holds copies and none is dealt to every player, so no
-        #: pile holds a card twice (a save's cards are checked to be the
-        #: game's own)
-        self.cards_distinct = not any(d.per_player for d in rs.decks) and all(
-            len(c) == len(set(c)) for c in self.deck_contents.values())
         # An actor's piles are shared piles named ``actor.pile``.
         actor_piles = [attrs.evolve(p, name=f"{a.name}.{p.name}") for a in rs.actors for p in a.piles]
         self.shared_piles = [d.name for d in rs.decks if not d.per_player] \

@@ -15,7 +15,7 @@ from .base import (CALL, CARD, CODE, DIE, FEW_CARDS, FEW_IDLE, FRAME, GAMMA, LOC
                   RUNAWAY, SHOWN, TURN, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Op, Policy,
                   PureFault, PureOp, RuleFault, _At, draw_label, draw_work, fault, logged,
                   rand_below, roll_label, spend, take_cards)
-from .chance import DrawOp, PoolOp, RollOffOp, RollOp
+from .chance import DrawOp, PoolOp, RollOffOp, RollOp, cards_distinct
 from .choices import (ChooseCardsOp, ChooseNumberOp, ChooseOneOfOp, ChooseOneOp, ChooseRowOp,
                       MayOp, PickPieceOp)
 from .control import (CallOp, ClearOp, CounterOp, DispatchOp, EndGameOp, EndTurnOp,
@@ -28,7 +28,7 @@ __all__ = [
     "ROLL_OFF_DIE", "RUNAWAY", "SHOWN", "TURN", "WAIT_CHANCE", "WAIT_DECISION", "WAIT_NONE",
     "Op", "Policy", "PureFault", "PureOp", "RuleFault", "_At", "draw_label", "draw_work",
     "fault", "logged", "rand_below", "roll_label", "spend", "take_cards", "DrawOp", "PoolOp",
-    "RollOffOp", "RollOp", "ChooseCardsOp", "ChooseNumberOp", "ChooseOneOfOp", "ChooseOneOp",
+    "RollOffOp", "RollOp", "cards_distinct", "ChooseCardsOp", "ChooseNumberOp", "ChooseOneOfOp", "ChooseOneOp",
     "ChooseRowOp", "MayOp", "PickPieceOp", "CallOp", "ClearOp", "CounterOp", "DispatchOp",
     "EndGameOp", "EndTurnOp", "ForEachCardOp", "ForEachOp", "ForEachPieceOp", "GiveOp", "Jump",
     "JumpUnless", "NextTurnOp", "NoTurnOp", "PhaseOp", "TriggerAssign",

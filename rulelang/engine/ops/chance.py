@@ -356,12 +356,19 @@ class DrawOp(Op):
         r.emit(d + 1, "if _n > 1:", "    _r += 1", *["    " + line for line in r.SPLITMIX],
                # (the first copy of the card, as ``run`` takes: in a ruleset
                # without copies, the card itself)
-               "    _i = ((_z ^ (_z >> 31)) * _n) >> 64" if r.prog.cards_distinct else
+               "    _i = ((_z ^ (_z >> 31)) * _n) >> 64" if cards_distinct(r.prog) else
                "    _i = _src.index(_src[((_z ^ (_z >> 31)) * _n) >> 64])",
                "else:", "    _i = 0",
                "_c = _src[_i]", "_src[_i] = _src[-1]", "_src.pop()", "_dst.append(_c)", "_left -= 1")
         r.emit(d, "st.rng = _r", f"fr[{self.count}] = 0", f"pc = {k + 1}")
         return True
+
+
+def cards_distinct(prog: Any) -> bool:
+    """No pile can hold a card twice: no deck holds copies and none is dealt
+    to every player (a save's cards are checked to be the game's own)."""
+    return all(len(c) == len(set(c)) and name not in prog.player_piles
+               for name, c in prog.deck_contents.items())
 
 
 class PoolOp(Op):
