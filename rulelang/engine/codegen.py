@@ -323,11 +323,11 @@ class Runner:
     SPLITMIX = _SPLITMIX
     number = staticmethod(number)
 
-    def ready(self, k: int) -> Tuple[str, ...]:
-        """The line that puts the moves of op ``k`` (a decision whose moves
-        never change) in place as it waits: none (``State._legal`` makes
-        them) until they were first made for this player."""
-        return (f"st._moves = O[{k}].ready.get(fr[{O.PLAYER}])",)
+    def ready(self, k: int, key: str) -> Tuple[str, ...]:
+        """The line that puts the moves of op ``k`` in place as it waits,
+        found by ``key`` (the source of its ``move_key``) and the player:
+        none (``State._legal`` makes them) until first made."""
+        return (f"st._moves = O[{k}].ready.get(({key}, fr[{O.PLAYER}]))",)
 
     def cond(self, fn: Optional[Compiled]) -> str:
         """Source of a condition (or True when there is none)."""

@@ -190,10 +190,10 @@ class Op:
         self.where = where  # (rule name, ir.Pos) for error messages
         #: (``move_key``, player) -> the moves made for it (``move_list``)
         self.kept: Dict[Any, Any] = {}
-        #: where the moves never change (``move_key`` is ``()``): the
-        #: legal moves by player, as ``State._legal`` keeps them, which
-        #: the generated code puts in place as it waits (``Writer.ready``)
-        self.ready: Dict[Optional[int], Any] = {}
+        #: the moves of ``kept`` as ``State._legal`` keeps them, by the same
+        #: key: the generated code puts them in place as it waits
+        #: (``Writer.ready``), so that the move needs no lookup
+        self.ready: Dict[Any, Any] = {}
 
     def choices(self, st: St, fr: Frame) -> Sequence[Any]:
         """The values of the moves legal here, without their labels (for
@@ -222,9 +222,9 @@ class Op:
         if found is None:
             if len(kept) >= MOST_KEPT:
                 kept.clear()
+                self.ready.clear()
             found = kept[key] = make(self.moves(st, fr), player)
-            if key[0] == () and len(self.ready) < MOST_KEPT:
-                self.ready[player] = (found, None, self)
+            self.ready[key] = (found, None, self)
         return found
 
     def error(self, st: St, message: str) -> RulesetError:

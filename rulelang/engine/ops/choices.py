@@ -299,10 +299,10 @@ class ChooseOneOp(Op):
             return False
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
         if self.conds is None:
-            r.emit(r.D, *wait, *r.ready(k), "return False")
+            r.emit(r.D, *wait, *r.ready(k, "()"), "return False")
             return True
         r.emit(r.D, r.at(self), f"_o = {r.value(self.conds)}", "if _o:")
-        r.emit(r.D + 1, *wait, "st.offer = (fr, _o)", "return False")
+        r.emit(r.D + 1, *wait, "st.offer = (fr, _o)", *r.ready(k, "tuple(_o)"), "return False")
         r.jump(r.D, k, self.end)
         return True
 
@@ -387,7 +387,7 @@ class MayOp(Op):
 
     def emit(self, r: Writer, k: int) -> bool:
         r.emit(r.D, f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
-               f"fr[{PC}] = {k}", *r.ready(k), "return False")
+               f"fr[{PC}] = {k}", *r.ready(k, "()"), "return False")
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
@@ -553,8 +553,10 @@ class ChooseOneOfOp(ChoiceOp):
             return False
         r.emit(r.D, r.at(self), f"_o = {r.value(self.matching)}", "if _o:",
                f"    st.waiting = {WAIT_DECISION}", f"    st.actor = fr[{PLAYER}]",
-               f"    fr[{PC}] = {k}", "    st.offer = (fr, _o)", "    return False",
-               f"fr[{self.slot}] = None", f"pc = {k + 1}")
+               f"    fr[{PC}] = {k}", "    st.offer = (fr, _o)",
+               # (pieces and players: lists that recur; a hand of cards seldom does)
+               *["    " + line for line in (r.ready(k, "tuple(_o)") if self.pile is None else ())],
+               "    return False", f"fr[{self.slot}] = None", f"pc = {k + 1}")
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
@@ -592,7 +594,9 @@ class ChooseOneOfOp(ChoiceOp):
                 made.append(one)
         if len(kept) >= MOST_KEPT:
             kept.clear()
+            self.ready.clear()
         kept[key] = made
+        self.ready[key] = (made, None, self)
         return made
 
     def move_key(self, st: St, fr: Frame) -> Any:
