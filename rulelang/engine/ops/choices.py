@@ -118,9 +118,9 @@ class ChooseCardsOp(ChoiceOp):
                   make: Callable[[Any, Optional[int]], Any]) -> Any:
         per_player = self._cached(st, fr)[2]
         found = per_player.get(player)
-        if found is None:
-            found = per_player[player] = super().move_list(st, fr, player, make)
-        return found
+        if found is None:       # (as ``State._legal`` keeps them: see ``emit``)
+            found = per_player[player] = (super().move_list(st, fr, player, make), None, self)
+        return found[0]
 
     def choices(self, st: St, fr: Frame) -> Sequence[Any]:
         return self._cached(st, fr)[1]
@@ -175,8 +175,11 @@ class ChooseCardsOp(ChoiceOp):
         called as it is)."""
         if self.guard:
             return False
-        r.emit(r.D, f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
-               f"fr[{PC}] = {k}", "return False")
+        r.emit(r.D, f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
+        if self.fixed:      # the moves made for this hand before, put in place
+            r.emit(r.D, f"_c = O[{k}].cache.get(tuple(sorted(st.piles[{r.value(self.pile)}])))",
+                   "if _c is not None:", f"    st._moves = _c[2].get(fr[{PLAYER}])")
+        r.emit(r.D, "return False")
         return True
 
 
