@@ -229,7 +229,7 @@ def test_a_printed_field_is_looked_up_and_gives_the_plain_answer():
     game = rulelang.loads(LOOKED_UP)
     prog = game.prog
     src = codegen.source_of(prog, prog.code_names.index("the turn"))
-    assert src.count(".get(") == 2, src
+    assert len(re.findall(r"C\[\d+\]\.get\(", src)) == 2, src   # (the tables looked up)
     assert "range(12)" in src               # (the loop over 'col' scans)
     for seed in range(5):
         st = game.new_game(seed=seed)
@@ -300,3 +300,58 @@ def test_a_loop_that_waits_looks_up_its_pieces_and_resumes_from_a_save():
             assert marked == [c["name"] for c in expect]
             assert all(c["mark"] == start[c["name"]] + (c["x"] == column) for c in _cells(st))
         assert st.stat("rounds", 0) == 3
+
+
+NEAR = '''game "Neighbours"
+players 2
+board cells grid 4 wide 4 high { state { mark 0 } }
+per player { around 0  diagonal 0  spread 0 }
+turn {
+    phase p {
+        choose one cells as h where mark is 0
+            and any of cells where mark is 0 and (distance from h along north, east) is 1 "From"
+        if h is none: end game "stuck"
+        h.mark += 1
+        around = count cells where (distance from h) is 1 and mark > 0
+        diagonal = count cells where 1 is (distance from h along northeast, southwest)
+        spread = 0
+        for each cells as c where (distance from h) is 2 { spread += 1 + c.mark }
+    }
+}
+'''
+
+
+def test_spaces_at_a_distance_are_looked_up_and_give_the_plain_answer():
+    """'(distance from h …) is N' about the space looked at is answered from
+    a table of each space's spaces at that distance (no scan of the board),
+    in a choice whose own 'where' names the chosen space (read as a Python
+    local, not the frame), counts and a 'for each'; each agrees with the
+    distances worked out here from the grid."""
+    game = rulelang.loads(NEAR)
+    prog = game.prog
+    src = codegen.source_of(prog, prog.code_names.index("the turn"))
+    assert "range(16)" in src and src.count("range(16)") == 1, src     # (only the choice's own scan)
+    assert not re.search(r"\[\S+ for fr\[\d+\] in", src), src     # (a choice's scan)
+
+    def cheb(a, b):             # (grid: 8 directions, one step each)
+        return max(abs(a["x"] - b["x"]), abs(a["y"] - b["y"]))
+    for seed in range(5):
+        st = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over:
+            cells = {c["name"]: c for c in _cells(st)}
+            offered = sorted(m.label.split(": ")[-1] for m in st.legal_moves())
+            expect = sorted(n for n, c in cells.items() if c["mark"] == 0 and any(
+                o["mark"] == 0 and (o["x"], o["y"]) in ((c["x"], c["y"] + 1), (c["x"] + 1, c["y"]))
+                for o in cells.values()))
+            assert offered == expect
+            move = rng.choice(st.legal_moves())
+            seat = st.current_player
+            h = cells[move.label.split(": ")[-1]]
+            st.apply(move)
+            cells = {c["name"]: c for c in _cells(st)}
+            assert st.stat("around", seat) == sum(1 for c in cells.values()
+                                                  if cheb(c, h) == 1 and c["mark"] > 0)
+            assert st.stat("diagonal", seat) == sum(
+                1 for c in cells.values() if (c["x"] - h["x"], c["y"] - h["y"]) in ((1, 1), (-1, -1)))
+            assert st.stat("spread", seat) == sum(1 + c["mark"] for c in cells.values() if cheb(c, h) == 2)

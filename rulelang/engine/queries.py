@@ -58,7 +58,7 @@ class PieceQueries:
                 met = set(meet)
                 keep = meet if keep is None else tuple(i for i in keep if i in met)
         for part in rest:
-            among = self.indexed(pset, var, part, keep, loop)
+            among = self.indexed(pset, var, part, keep, loop) or self.nearby(pset, var, part, keep, loop)
             if among is not None:
                 fixed = None
                 rest = [x for x in rest if x is not part]
@@ -115,6 +115,32 @@ class PieceQueries:
             except TypeError:       # (a value that is no key)
                 continue
             return f"{self.const({k: tuple(v) for k, v in index.items()})}.get({value}, ())"
+        return None
+
+    def nearby(self, pset: str, var: str, part: ir.Expr, keep: Optional[Tuple[int, ...]],
+               loop: Optional[Sequence[ir.Stmt]]) -> Optional[str]:
+        """The spaces that meet ``part`` looked up, not searched for, when
+        ``part`` is ``(distance from S along …) is N`` from a space S held
+        in a name (not the one looked at) to the one looked at: a constant
+        table from each space to the spaces (of ``keep``, if given) at that
+        distance, in board order (``points where (distance from h) is 1``:
+        h's neighbours, not the whole board).  In a loop with a ``loop``
+        body, not when the body sets S."""
+        if not isinstance(part, ir.Compare) or part.op != "==":
+            return None
+        ctx = self.ctx
+        for d, n in ((part.left, part.right), (part.right, part.left)):
+            if not (isinstance(d, ir.Distance) and d.to is None and d.through is None
+                    and isinstance(n, ir.Num) and type(n.value) is int
+                    and ctx.piece_locals.get(d.start) == pset and d.start in ctx.locals):
+                continue
+            start = f"fr[{ctx.locals[d.start]}]"
+            table = ctx.prog.distances(pset, d.along)
+            if start == var or table is None or (loop is not None and d.start in _written(loop)):
+                continue
+            wanted = range(len(table)) if keep is None else keep
+            near = [tuple(b for b in wanted if row[b] == n.value) for row in table]
+            return f"({self.const(near)}[{start}] if {start} is not None else ())"
         return None
 
     def _printed_field(self, pset: str, var: str, e: ir.Expr) -> Optional[str]:
