@@ -17,7 +17,7 @@ from ..errors import RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
 from .moves import LogEntry, Result
-from .ops import WAIT_CHANCE, WAIT_NONE, Policy, fault, rand_below
+from .ops import WAIT_CHANCE, WAIT_NONE, Policy, fault
 from .state import State, _saves
 from .program import Program, compile_ruleset
 
@@ -336,13 +336,13 @@ class Game:
         for i in range(n):
             st = self.new_game(players=players, seed=seed + i, options=options, limits=limits,
                                log=False)
-            chooser = Policy(seed + i)
+            below = Policy(seed + i).below
             while st.over is None:
                 fr = st.stack[-1]
                 op: Any = codes[fr[0]][fr[1]]     # one that waits (``Op`` declares no resume)
                 try:
                     values = op.choices(st, fr)
-                    pick = values[rand_below(chooser, len(values))]
+                    pick = values[below(len(values))]
                     st.steps = 0        # (as ``State.apply``)
                     go = op.resume(st, fr, pick)
                 except RulesetError:

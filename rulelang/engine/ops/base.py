@@ -237,14 +237,21 @@ class Op:
 
 
 class Policy:
-    """A uniform random chooser for ``Game.playouts``: a counter-based
-    generator like the state's own (``rand_below``), seeded apart from it."""
+    """A uniform random chooser for ``Game.playouts``, seeded apart from
+    the state's generator: a 64-bit linear congruential generator (Knuth's
+    MMIX constants) read from its high bits, half the arithmetic of the
+    state's (its choices need to be fair, not to be saved or replayed
+    from a counter)."""
 
-    __slots__ = ("seed", "rng")
+    __slots__ = ("x",)
 
     def __init__(self, seed: int) -> None:
-        self.seed = (seed * 0xD1B54A32D192ED03 + 0x8BB84B93962EACC9) & M64
-        self.rng = 0
+        self.x = (seed * 0xD1B54A32D192ED03 + 0x8BB84B93962EACC9) & M64
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n) (n below 2**32)."""
+        self.x = x = (self.x * 6364136223846793005 + 1442695040888963407) & M64
+        return ((x >> 32) * n) >> 32
 
 
 class PureFault(Exception):
