@@ -30,12 +30,12 @@ from .nodes import (
     # expressions
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, PlayerAfter, RuleValue, CallFn, IfExpr, Roll, RollOff,
     ThisPlayer, Round, TestResult, PileRef, CountCards, PileSize, SumCards, PlayerQuery, Extreme,
-    Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, FieldOf, Neighbour, Farthest, Connected, Distance, InARow, Expr, Literal, Bound, FUNCTIONS,
+    SumPlayers, Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, FieldOf, Neighbour, Farthest, Connected, Distance, InARow, Expr, Literal, Bound, FUNCTIONS,
     # statements
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, ForEachPiece, ChoosePiece, ChooseCard,
     ForEachCard, MoveCard, Spend, RollOn, Test, Draw, MoveAll, MoveCards, ChooseCards, Choice,
     ChooseOne, ChooseOption, ChooseRow, May, PickPiece, ChooseNumber, Skip, EndTurn, EndGame, Log,
-    Call, Give, Reveal, Stmt,
+    Call, Give, Reveal, ForPlayer, Stmt,
 )
 from .text import log_parts
 from .walk import NODE_CLASSES, At, child_list, children, deepest, names_in, walk
@@ -44,12 +44,12 @@ __all__ = [
     "Pos", "NAME_PATTERN", "TEXT_PATTERN", "Num", "Bool", "NoneLit", "Name", "Attr", "BinOp",
     "Compare", "Not", "Neg", "SeatOf", "PlayerAfter", "RuleValue", "FUNCTIONS", "CallFn", "IfExpr", "Roll", "RollOff", "ThisPlayer", "Round",
     "TestResult", "PileRef", "CountCards", "PileSize", "SumCards", "PlayerQuery", "Extreme",
-    "Pool", "PoolCount", "NoDice", "PieceQuery", "PieceExtreme", "FieldOf", "Neighbour", "Farthest", "Connected", "Distance", "InARow", "Expr", "Literal", "Bound",
+    "SumPlayers", "Pool", "PoolCount", "NoDice", "PieceQuery", "PieceExtreme", "FieldOf", "Neighbour", "Farthest", "Connected", "Distance", "InARow", "Expr", "Literal", "Bound",
     "Assign", "Let", "If", "Repeat", "While", "Stop", "ForEachPlayer", "ForEachPiece",
     "ChoosePiece", "ChooseCard", "ForEachCard", "MoveCard", "Spend", "RollOn", "Test", "Draw",
     "MoveAll", "MoveCards", "ChooseCards", "Choice", "ChooseOne", "ChooseOption", "ChooseRow",
     "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call", "Give", "Reveal",
-    "Stmt", "Stat", "ScaleRow", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece", "Link",
+    "ForPlayer", "Stmt", "Stat", "ScaleRow", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece", "Link",
     "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "Actor", "Presence", "constants", "copies", "present", "pieces_of", "with_values", "directions", "branching", "axes", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
     "DrawTrigger", "Reroll", "Ending", "ScoreItem", "Ruleset", "NODE_CLASSES", "At", "child_list", "children",
     "deepest", "names_in", "walk",

@@ -113,9 +113,14 @@ class SeatOf:
 @attrs.frozen(repr=False)
 class PlayerAfter:
     """``player after P``: the next player clockwise from P (the first seat
-    after the last), as a start marker passes round the table."""
+    after the last), as a start marker passes round the table.  With
+    ``cond`` (``player after P where in_hand > 0``), the next one clockwise
+    who meets it (the player looked at is in scope); when no other player
+    does, P itself if P does, else none."""
 
     player: "Expr"
+    cond: Optional["Expr"] = _f("what the player found meets (the player looked at in scope)",
+                                default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -238,6 +243,17 @@ class Extreme:
 
 
 @attrs.frozen(repr=False)
+class SumPlayers:
+    """``sum of in_hand among [other] players [where …]``: a value added up
+    over the players (each in scope in turn); 0 with nobody."""
+
+    value: "Expr" = _f("the value added, with each player in scope")
+    other: bool = _f("leave out the player in scope")
+    cond: Optional["Expr"] = _f("which players count (each in scope)", default=None)
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen(repr=False)
 class Pool:
     """``roll 5 dice d6``: a pool of dice kept apart (a list of faces), so
     that its successes and failures can be counted."""
@@ -355,7 +371,7 @@ class InARow:
 Expr = Union[
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, PlayerAfter, RuleValue, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
-    PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
+    PlayerQuery, Extreme, SumPlayers, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
     NoDice, FieldOf, Neighbour, Farthest, Connected, Distance, InARow,
 ]
 
@@ -421,6 +437,18 @@ class ForEachPlayer:
     var: Optional[str] = _name()
     other: bool
     cond: Optional[Expr]
+    body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen(repr=False)
+class ForPlayer:
+    """``for bidder { … }``: runs ``body`` once with the player ``player``
+    gives as the player in scope (not at all when it gives none); the one
+    in scope before comes back after it.  Not a loop: a ``stop`` inside
+    leaves the loop around it."""
+
+    player: Expr
     body: Tuple["Stmt", ...]
     pos: Optional[Pos] = _pos()
 
@@ -684,7 +712,7 @@ Stmt = Union[
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
     MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
     Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece, ChooseCard,
-    ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber, Give, Reveal,
+    ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber, Give, Reveal, ForPlayer,
 ]
 
 

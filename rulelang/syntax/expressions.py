@@ -73,7 +73,7 @@ class Expressions:
         return ir.SeatOf(c[0], _pos(meta))
 
     def player_after(self, meta: Meta, c: List[Any]) -> ir.PlayerAfter:
-        return ir.PlayerAfter(c[0], _pos(meta))
+        return ir.PlayerAfter(c[0], c[1] if len(c) > 1 else None, _pos(meta))
 
     def this_player(self, meta: Meta, c: List[Any]) -> ir.ThisPlayer:
         return ir.ThisPlayer(_pos(meta))
@@ -139,6 +139,13 @@ class Expressions:
     def extreme(self, meta: Meta, c: List[Any]) -> ir.Extreme:
         other = len(c) > 2
         return ir.Extreme(str(c[0]), c[1], other, _pos(meta))
+
+    def sum_players(self, meta: Meta, c: List[Any]) -> ir.SumPlayers:
+        value, *rest = c
+        other = bool(rest and isinstance(rest[0], Token) and rest[0].type == "OTHER")
+        if other:
+            rest.pop(0)
+        return ir.SumPlayers(value, other, rest[0] if rest else None, _pos(meta))
 
     def pool(self, meta: Meta, c: List[Any]) -> ir.Pool:
         return ir.Pool(c[0], self._num(c[1], 1), _pos(meta))
