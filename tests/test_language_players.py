@@ -32,10 +32,13 @@ def test_the_forms_parse_to_their_nodes():
     assert _value("player after bidder where in_hand > 0") == ir.PlayerAfter(
         ir.Name("bidder"), ir.Compare(">", ir.Name("in_hand"), ir.Num(0)))
     assert _value("player after bidder") == ir.PlayerAfter(ir.Name("bidder"))
-    assert _value("sum of in_hand among players") == ir.SumPlayers(ir.Name("in_hand"), False)
-    assert _value("sum of in_hand * 2 among other players where in_hand > 1") == ir.SumPlayers(
-        ir.BinOp("*", ir.Name("in_hand"), ir.Num(2)), True,
+    assert _value("sum of in_hand among players") == ir.Extreme("sum", ir.Name("in_hand"), False)
+    assert _value("sum of in_hand * 2 among other players where in_hand > 1") == ir.Extreme(
+        "sum", ir.BinOp("*", ir.Name("in_hand"), ir.Num(2)), True,
         ir.Compare(">", ir.Name("in_hand"), ir.Num(1)))
+    assert _value("lowest in_hand among other players where in_hand > 0") == ir.Extreme(
+        "lowest", ir.Name("in_hand"), True, ir.Compare(">", ir.Name("in_hand"), ir.Num(0)))
+    assert _value("highest in_hand among players") == ir.Extreme("highest", ir.Name("in_hand"), False)
     # ('sum of PROP in PILE' is still the cards' sum)
     assert _value("sum of move in hand") == ir.SumCards("move", ir.PileRef("hand"))
     body = parse('game "T"\nrule r { for bidder { x = 1 }  for player after p: y = 2 }\n').rules[0].body
@@ -58,7 +61,7 @@ def test_the_forms_round_trip_through_json_and_the_schema():
     assert serialize.from_data(data) == rs
     assert schema.validate_data(data) == []
     kinds = {n["kind"] for n in _nodes(data)}
-    assert {"PlayerAfter", "SumPlayers", "ForPlayer"} <= kinds
+    assert {"PlayerAfter", "Extreme", "ForPlayer"} <= kinds
 
 
 def _nodes(data):
@@ -146,7 +149,7 @@ def line_in(decls, n):
     return 2 + decls.count("\n") + n - 1
 
 
-# ---------------------------------------------------------------- sum of X among players
+# ---------------------------------------------------------------- sum / highest / lowest of X among players
 
 SUMS = """
 per player { dice 0  alive yes }
@@ -163,6 +166,9 @@ setup { for each player { dice = seat of this player + 1 } }
     ("sum of dice among players where dice > 9", 0),            # nobody: 0
     ("sum of (if alive then 1 else 0) among other players", 3),
     ("(sum of dice among players) - dice", 9),
+    ("highest dice among other players where dice < 4", 3),
+    ("lowest dice among other players where dice > 1", 2),
+    ("lowest dice among players where dice > 9", 0),            # nobody: 0, as without 'where'
 ])
 def test_sum_among_players(expr, want):
     g = game(SUMS + f'turn {{ phase p {{ total = {expr}\n end game "e" }} }}\n', players="1..4")
@@ -223,6 +229,26 @@ def test_a_stop_in_for_p_leaves_the_loop_around_it():
         st.apply("Pass")
         assert st.is_over and st.stat("rounds") == 1
         assert [st.stat("passes", s) for s in range(3)] == [10, 1, 0]
+
+
+def test_a_game_saved_inside_for_p_restores_and_plays_on():
+    """A save made at P's decision inside 'for P' keeps the player in scope
+    before it; the restored game plays on as the first, and a save that
+    claims another player there is refused."""
+    import json
+    g = game(BIDS, players="3")
+    st = g.new_game(players=3, seed=1)
+    back = g.restore(st.to_json())
+    assert back.current_player == 1 and labels(back) == labels(st)
+    for s in (st, back):
+        s.apply("Raise")
+        s.apply("Pass")
+    assert back.is_over and back.to_json() == st.to_json()
+    doc = json.loads(g.new_game(players=3, seed=1).to_json())
+    frame = next(f for f in doc["stack"] if f[2] == 1)
+    frame[2] = 2
+    with pytest.raises(rulelang.SaveError):
+        g.restore(json.dumps(doc))
 
 
 def test_for_none_skips_the_body_and_the_player_in_scope_comes_back():
@@ -350,3 +376,44 @@ def test_generated_code_plays_liars_dice_as_the_ops(chance):
         assert a.to_json() == b.to_json()
         assert [e.text for e in a.log] == [e.text for e in b.log]
     assert moves > 100
+
+
+# Liar's dice as it was written before these forms: two helper rules and a
+# scan of every seat for the bidder.
+_BY_HAND = [
+    ("for bidder { raise_or_call }",
+     "for each player where this player is bidder { raise_or_call }"),
+    ("let total = sum of in_hand among players",
+     "let total = 0\n    for each player as p { total += p.in_hand }"),
+    ("bidder = player after this player where in_hand > 0", "bidder = next_after(this player)"),
+    ("let showing = sum of (count of cup == bid_face) among players",
+     "let showing = 0\n    for each player as p { showing += count of p.cup == bid_face }"),
+]
+_NEXT_AFTER = """
+rule next_after (p: player) gives player {
+    let s = seat of p
+    repeat count players times {
+        s = (s + 1) % count players
+        for each player as q where seat of q is s and q.in_hand > 0 { give q }
+    }
+    give p
+}
+"""
+
+
+def test_liars_dice_plays_as_it_did_written_by_hand():
+    """The example with the three forms and the same game written without
+    them play the same games, log line for log line, for two to six."""
+    from rulelang.testing import golden_log
+    text = (shipped("liars_dice.rules").ruleset.source or "")
+    assert text
+    for new, old in _BY_HAND:
+        assert new in text
+        text = text.replace(new, old)
+    by_hand = rulelang.loads(text + _NEXT_AFTER, "by_hand.rules")
+    new_game = shipped("liars_dice.rules")
+    for players in range(2, 7):
+        for seed in range(3):
+            for chance in ("sample", "explicit"):
+                assert golden_log(new_game, players, seed, chance) == \
+                    golden_log(by_hand, players, seed, chance)

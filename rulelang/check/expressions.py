@@ -473,14 +473,8 @@ class Expressions(CheckerBase):
     def e_Extreme(self, e: ir.Extreme, scope: Scope) -> str:
         if e.other and not scope.player:
             self.error(e, "'other' means other than the player in scope, and there is none here")
-        self.expect(e.value, scope.child(player=True, no_rolls=WHERE_ROLL), NUM, f"'{e.which}'")
-        return NUM
-
-    def e_SumPlayers(self, e: ir.SumPlayers, scope: Scope) -> str:
-        if e.other and not scope.player:
-            self.error(e, "'other' means other than the player in scope, and there is none here")
         inner = scope.child(player=True, no_rolls=WHERE_ROLL)
-        self.expect(e.value, inner, NUM, "'sum of … among players'")
+        self.expect(e.value, inner, NUM, "'sum of … among players'" if e.which == "sum" else f"'{e.which}'")
         if e.cond is not None:
             self.expect(e.cond, inner, BOOL, "a 'where' condition")
         return NUM

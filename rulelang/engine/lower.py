@@ -10,6 +10,7 @@ from typing import (TYPE_CHECKING, Any, Dict, FrozenSet, Iterator, List, Optiona
 from .. import ir
 from . import codegen
 from . import ops as O
+from .for_player import lower_for_player, stops_out
 from .kinds import CARD, CARDS, COUNT, SEAT, VALUE, Compiled, Fn, Keeper, Kind, Prog, Where
 from .ops import LOCALS, PLAYER
 from .runtime import compiled, keeper
@@ -195,7 +196,7 @@ class Ctx(Seen):
         if isinstance(s, ir.ForPlayer):
             # (an 'if' and a 'try' in Python, not a loop: a 'stop' in it
             # needs a loop around it in the same generated code)
-            if self.hoists(s.player) or (loops == 0 and _stops(s.body)):
+            if self.hoists(s.player) or (loops == 0 and stops_out(s.body)):
                 return False
             return all(self.pure(x, loops + 2, depth + 3) for x in s.body)
         return False
@@ -415,35 +416,7 @@ class Ctx(Seen):
         self._close_loop()
 
     def s_ForPlayer(self, s: ir.ForPlayer) -> None:
-        """``for P { … }`` whose body may wait: P into a local, the body
-        skipped when it is none, else run with P as the player in scope and
-        the one before put back after it.  Not a loop: a 'stop' inside
-        leaves the loop around it, putting back the player in scope before
-        this (or before that loop, if it changed it)."""
-        who, saved = self.temp(SEAT), self.temp(SEAT)
-        block = PureBlock(self)
-        block.mark(s, 0)
-        block.line(0, f"fr[{who}] = {block.source.src(s.player)}")
-        block.line(0, f"fr[{saved}] = fr[{PLAYER}]")
-        block.line(0, f"if fr[{who}] is not None:")
-        block.line(1, f"fr[{PLAYER}] = fr[{who}]")
-        self.emit(O.PureOp(self.where(s), block.lines, self.wheres, self.prog.gen_env,
-                           codegen.pure_function))
-        skip = self.emit(O.JumpUnless(self.where(s), compiled(f"fr[{who}] is not None",
-                                                              self.prog.gen_env)))
-        around = bool(self.loops)
-        if around:      # (a 'stop' here: the loop around's, putting back a player)
-            breaks, work, restore = self.loops[-1]
-            self.loops.append((breaks, work, saved if restore is None else restore))
-        self.block(s.body)
-        if around:
-            self.loops.pop()
-        back = PureBlock(self)
-        back.mark(s, 0)
-        back.line(0, f"fr[{PLAYER}] = fr[{saved}]")
-        self.emit(O.PureOp(self.where(s), back.lines, self.wheres, self.prog.gen_env,
-                           codegen.pure_function))
-        skip.target = len(self.code)
+        lower_for_player(self, s)
 
     def _loop_body(self, body: Sequence[ir.Stmt], head: int, work: List[int], restore: Optional[int],
                    loop: Loop) -> None:
@@ -664,19 +637,6 @@ _PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, 
                                 "yes/no": VALUE}
 
 _STMT_TYPES: Tuple[type, ...] = tuple(t for t in ir.Stmt.__args__)  # type: ignore[attr-defined]
-
-
-def _stops(body: Sequence[ir.Stmt]) -> bool:
-    """Whether a 'stop' in ``body`` leaves a loop around it (one not inside
-    a loop of its own)."""
-    for s in body:
-        if isinstance(s, ir.Stop):
-            return True
-        if isinstance(s, ir.If) and (_stops(s.then) or _stops(s.orelse)):
-            return True
-        if isinstance(s, ir.ForPlayer) and _stops(s.body):
-            return True
-    return False
 
 
 def _names(e: Optional[ir.Expr], name: str) -> bool:

@@ -369,22 +369,12 @@ class Source(PieceQueries):
         return f"(not {hit})" if e.quantifier == "none" else hit
 
     def s_Extreme(self, e: ir.Extreme) -> str:
-        """``highest / lowest X among [other] players`` (0 with nobody)."""
-        column = self.player_column(e.value)
-        if column is not None and not e.other:
-            # (``or (0,)``: 0 with nobody; a keyword argument would cost more.)
-            return f"{'max' if e.which == 'highest' else 'min'}({column} or (0,))"
-        var, value = self.looking_at_players(e, e.value)
-        other = f" if {var} != {self.player}" if e.other else ""
-        pick = "max" if e.which == "highest" else "min"
-        return f"{pick}([{value} for {var} in range(st.n){other}] or (0,))"
-
-    def s_SumPlayers(self, e: ir.SumPlayers) -> str:
-        """``sum of X among [other] players [where …]`` (0 with nobody):
-        one slice of the players' values for a bare stat, else one loop."""
+        """``highest / lowest / sum of X among [other] players [where …]``
+        (0 with nobody): one slice of the players' values for a bare stat,
+        else one loop; a sum past ``Limits.max_number`` is an error."""
         column = self.player_column(e.value)
         if column is not None and not e.other and e.cond is None:
-            total = f"sum({column})"
+            values = column
         else:
             var = self.temp()
             saved, self.player = self.player, var
@@ -395,9 +385,12 @@ class Source(PieceQueries):
                 self.player = saved
             tests = ([f"{var} != {saved}"] if e.other else []) + ([cond] if cond else [])
             where = f" if {' and '.join(tests)}" if tests else ""
-            total = f"sum([{value} for {var} in range(st.n){where}])"
+            values = f"[{value} for {var} in range(st.n){where}]"
+        if e.which != "sum":
+            # (``or (0,)``: 0 with nobody; a keyword argument would cost more.)
+            return f"{'max' if e.which == 'highest' else 'min'}({values} or (0,))"
         big, t = self.ctx.prog.limits.max_number, self.temp()
-        return f"({t} if -{big} <= ({t} := {total}) <= {big} else _big({t}, {big}))"
+        return f"({t} if -{big} <= ({t} := sum({values})) <= {big} else _big({t}, {big}))"
 
     def s_PieceQuery(self, e: ir.PieceQuery) -> str:
         """``count / any of / none of workers where …`` as one loop over the
@@ -535,7 +528,7 @@ def _never_none(e: ir.Expr) -> bool:
         return e.quantifier == "count"
     if isinstance(e, ir.PlayerAfter):
         return e.cond is None
-    if isinstance(e, (ir.Neg, ir.SeatOf, ir.SumPlayers)):
+    if isinstance(e, (ir.Neg, ir.SeatOf)):
         return True
     return False
 

@@ -171,8 +171,6 @@ class Work:
         if t is ir.PlayerQuery:
             return 1 + self.players * (1 + expr(e.cond))
         if t is ir.Extreme:
-            return 1 + self.players * (1 + expr(e.value))
-        if t is ir.SumPlayers:
             return 1 + self.players * (1 + expr(e.value) + expr(e.cond))
         if t is ir.PlayerAfter and e.cond is not None:
             return 1 + expr(e.player) + self.players * (1 + expr(e.cond))

@@ -30,7 +30,7 @@ from .nodes import (
     # expressions
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, PlayerAfter, RuleValue, CallFn, IfExpr, Roll, RollOff,
     ThisPlayer, Round, TestResult, PileRef, CountCards, PileSize, SumCards, PlayerQuery, Extreme,
-    SumPlayers, Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, FieldOf, Neighbour, Farthest, Connected, Distance, InARow, Expr, Literal, Bound, FUNCTIONS,
+    Pool, PoolCount, NoDice, PieceQuery, PieceExtreme, FieldOf, Neighbour, Farthest, Connected, Distance, InARow, Expr, Literal, Bound, FUNCTIONS,
     # statements
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, ForEachPiece, ChoosePiece, ChooseCard,
     ForEachCard, MoveCard, Spend, RollOn, Test, Draw, MoveAll, MoveCards, ChooseCards, Choice,
@@ -44,7 +44,7 @@ __all__ = [
     "Pos", "NAME_PATTERN", "TEXT_PATTERN", "Num", "Bool", "NoneLit", "Name", "Attr", "BinOp",
     "Compare", "Not", "Neg", "SeatOf", "PlayerAfter", "RuleValue", "FUNCTIONS", "CallFn", "IfExpr", "Roll", "RollOff", "ThisPlayer", "Round",
     "TestResult", "PileRef", "CountCards", "PileSize", "SumCards", "PlayerQuery", "Extreme",
-    "SumPlayers", "Pool", "PoolCount", "NoDice", "PieceQuery", "PieceExtreme", "FieldOf", "Neighbour", "Farthest", "Connected", "Distance", "InARow", "Expr", "Literal", "Bound",
+    "Pool", "PoolCount", "NoDice", "PieceQuery", "PieceExtreme", "FieldOf", "Neighbour", "Farthest", "Connected", "Distance", "InARow", "Expr", "Literal", "Bound",
     "Assign", "Let", "If", "Repeat", "While", "Stop", "ForEachPlayer", "ForEachPiece",
     "ChoosePiece", "ChooseCard", "ForEachCard", "MoveCard", "Spend", "RollOn", "Test", "Draw",
     "MoveAll", "MoveCards", "ChooseCards", "Choice", "ChooseOne", "ChooseOption", "ChooseRow",

@@ -1,14 +1,12 @@
 """The IR's nodes of rules: expressions and statements, as frozen attrs
 classes (the declarations that hold them are in ``declarations``).
 
-One class per construct of the language.  Every node keeps the source
-position it came from in ``pos``; positions are excluded from equality so
-that two files that differ only in layout give equal IRs.  Lists are stored
-as tuples so nodes stay hashable and immutable.
+One class per construct of the language.  Every node keeps the source position it came
+from in ``pos``; positions are excluded from equality so that two files that differ only
+in layout give equal IRs.  Lists are stored as tuples so nodes stay hashable and immutable.
 
-The IR is the contract between the stages: the parser produces it, the
-checker reads it, the compiler turns it into runnable code, and
-``serialize`` turns it into JSON/YAML and back.
+The IR is the contract between the stages: the parser produces it, the checker reads it,
+the compiler turns it into runnable code, and ``serialize`` turns it into JSON/YAML and back.
 """
 
 from __future__ import annotations
@@ -113,14 +111,10 @@ class SeatOf:
 @attrs.frozen(repr=False)
 class PlayerAfter:
     """``player after P``: the next player clockwise from P (the first seat
-    after the last), as a start marker passes round the table.  With
-    ``cond`` (``player after P where in_hand > 0``), the next one clockwise
-    who meets it (the player looked at is in scope); when no other player
-    does, P itself if P does, else none."""
+    after the last), as a start marker passes round the table."""
 
     player: "Expr"
-    cond: Optional["Expr"] = _f("what the player found meets (the player looked at in scope)",
-                                default=None)
+    cond: Optional["Expr"] = _f("the next one who meets it (P last; none if nobody)", default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -234,22 +228,12 @@ class PlayerQuery:
 
 @attrs.frozen(repr=False)
 class Extreme:
-    """``highest time among players``."""
+    """``highest time among players``, ``sum of gold among other players where …``."""
 
-    which: str = _f("highest or lowest", enum=["highest", "lowest"])
+    which: str = _f("highest, lowest or sum (0 with nobody)", enum=["highest", "lowest", "sum"])
     value: "Expr"
     other: bool
-    pos: Optional[Pos] = _pos()
-
-
-@attrs.frozen(repr=False)
-class SumPlayers:
-    """``sum of in_hand among [other] players [where …]``: a value added up
-    over the players (each in scope in turn); 0 with nobody."""
-
-    value: "Expr" = _f("the value added, with each player in scope")
-    other: bool = _f("leave out the player in scope")
-    cond: Optional["Expr"] = _f("which players count (each in scope)", default=None)
+    cond: Optional["Expr"] = _f("which players are looked at (each in scope)", default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -371,12 +355,11 @@ class InARow:
 Expr = Union[
     Num, Bool, NoneLit, Name, Attr, BinOp, Compare, Not, Neg, SeatOf, PlayerAfter, RuleValue, CallFn, Roll,
     RollOff, ThisPlayer, Round, TestResult, CountCards, PileSize, SumCards,
-    PlayerQuery, Extreme, SumPlayers, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
+    PlayerQuery, Extreme, Pool, PoolCount, PieceQuery, PieceExtreme, IfExpr,
     NoDice, FieldOf, Neighbour, Farthest, Connected, Distance, InARow,
 ]
 
-#: What a card, a piece or a track's space prints: a number, yes/no, none
-#: or a word (a name).
+#: What a card, a piece or a track's space prints: a number, yes/no, none or a word (a name).
 Literal = Union[Num, Bool, NoneLit, Name]
 #: A stat's bound: a number or the name of a constant.
 Bound = Union[Num, Name]
@@ -443,10 +426,7 @@ class ForEachPlayer:
 
 @attrs.frozen(repr=False)
 class ForPlayer:
-    """``for bidder { … }``: runs ``body`` once with the player ``player``
-    gives as the player in scope (not at all when it gives none); the one
-    in scope before comes back after it.  Not a loop: a ``stop`` inside
-    leaves the loop around it."""
+    """``for P { … }``: ``body`` with P's player in scope (none: skipped); not a loop."""
 
     player: Expr
     body: Tuple["Stmt", ...]
@@ -709,10 +689,9 @@ class Give:
 
 
 Stmt = Union[
-    Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
-    MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
-    Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece, ChooseCard,
-    ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber, Give, Reveal, ForPlayer,
+    Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw, MoveAll, MoveCards, ChooseCards,
+    ChooseOne, ChooseOption, ChooseRow, May, Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece,
+    ChooseCard, ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber, Give, Reveal, ForPlayer,
 ]
 
 
