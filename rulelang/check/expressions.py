@@ -175,6 +175,9 @@ class Expressions(CheckerBase):
         if isinstance(e.player, ir.NoneLit):
             self.error(e, "'player after none': none is no player")
         self.expect(e.player, scope, PLAYER, "'player after'")
+        if e.cond is not None:
+            self.expect(e.cond, scope.child(player=True, no_rolls=WHERE_ROLL), BOOL,
+                        "a 'where' condition")
         return PLAYER
 
     def e_RuleValue(self, e: ir.RuleValue, scope: Scope) -> str:
@@ -470,7 +473,10 @@ class Expressions(CheckerBase):
     def e_Extreme(self, e: ir.Extreme, scope: Scope) -> str:
         if e.other and not scope.player:
             self.error(e, "'other' means other than the player in scope, and there is none here")
-        self.expect(e.value, scope.child(player=True, no_rolls=WHERE_ROLL), NUM, f"'{e.which}'")
+        inner = scope.child(player=True, no_rolls=WHERE_ROLL)
+        self.expect(e.value, inner, NUM, "'sum of … among players'" if e.which == "sum" else f"'{e.which}'")
+        if e.cond is not None:
+            self.expect(e.cond, inner, BOOL, "a 'where' condition")
         return NUM
 
     def pile(self, ref: ir.PileRef, scope: Scope, allow_local: bool = False) -> None:

@@ -19,7 +19,7 @@ from .. import ir
 
 #: Statements a rule that only works out a value may hold.
 _COMPUTING = (ir.Let, ir.Assign, ir.If, ir.Give, ir.While, ir.Repeat, ir.Stop,
-              ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard)
+              ir.ForEachPlayer, ir.ForEachPiece, ir.ForEachCard, ir.ForPlayer)
 
 #: What each other statement does, for the reason a rule is not pure.
 _DOES = {

@@ -185,6 +185,14 @@ class Statements(Expressions):
             self.expect(s.cond, inner.child(no_rolls=WHERE_ROLL), BOOL, "a 'where' condition")
         self.loop_body(s.body, inner)
 
+    def s_ForPlayer(self, s: ir.ForPlayer, scope: Scope) -> None:
+        if isinstance(s.player, ir.NoneLit):
+            self.error(s, "'for none': none is no player")
+        self.expect(s.player, scope, PLAYER, "what 'for' names")
+        inner = scope.branch()      # (not a loop: a 'stop' inside leaves the loop around it)
+        inner.player = True
+        self.block(s.body, inner)
+
     def s_MoveCard(self, s: ir.MoveCard, scope: Scope) -> None:
         if s.card not in self.cards:
             self.error(s, f"there is no card '{s.card}'{self.nearest(s.card, self.cards)}")

@@ -10,6 +10,7 @@ from typing import (TYPE_CHECKING, Any, Dict, FrozenSet, Iterator, List, Optiona
 from .. import ir
 from . import codegen
 from . import ops as O
+from .for_player import lower_for_player, stops_out
 from .kinds import CARD, CARDS, COUNT, SEAT, VALUE, Compiled, Fn, Keeper, Kind, Prog, Where
 from .ops import LOCALS, PLAYER
 from .runtime import compiled, keeper
@@ -192,6 +193,12 @@ class Ctx(Seen):
                 return False
             blocks = 2 if isinstance(s, ir.ForEachPlayer) and not s.var else 1
             return all(self.pure(x, loops + blocks, depth + 3) for x in s.body)
+        if isinstance(s, ir.ForPlayer):
+            # (an 'if' and a 'try' in Python, not a loop: a 'stop' in it
+            # needs a loop around it in the same generated code)
+            if self.hoists(s.player) or (loops == 0 and stops_out(s.body)):
+                return False
+            return all(self.pure(x, loops + 2, depth + 3) for x in s.body)
         return False
 
     def made_first(self, node: object) -> bool:
@@ -408,6 +415,9 @@ class Ctx(Seen):
         self._loop_body(s.body, head, [work], saved, s)
         op.end = len(self.code)
         self._close_loop()
+
+    def s_ForPlayer(self, s: ir.ForPlayer) -> None:
+        lower_for_player(self, s)
 
     def _loop_body(self, body: Sequence[ir.Stmt], head: int, work: List[int], restore: Optional[int],
                    loop: Loop) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Iterator, List, Optional, Tuple
 
@@ -265,7 +266,15 @@ class Source(PieceQueries):
         return f"_seat({self.src(e.player)})"
 
     def s_PlayerAfter(self, e: ir.PlayerAfter) -> str:
-        return f"((_seat({self.src(e.player)}) + 1) % st.n)"
+        """``player after P [where …]``: with a 'where', the first seat
+        clockwise from P's that meets it, P's own last (none if no seat
+        does); it stops at the first."""
+        if e.cond is None:
+            return f"((_seat({self.src(e.player)}) + 1) % st.n)"
+        start = self.src(e.player)
+        var, cond = self.looking_at_players(e, e.cond)
+        return f"{self.const(next)}(({var} for {var} in {self.const(seats_after)}(st.n, " \
+               f"_seat({start})) if {cond}), None)"
 
     def s_IfExpr(self, e: ir.IfExpr) -> str:
         return f"({self.src(e.then)} if {self.cond(e.cond)} else {self.src(e.orelse)})"
@@ -360,15 +369,28 @@ class Source(PieceQueries):
         return f"(not {hit})" if e.quantifier == "none" else hit
 
     def s_Extreme(self, e: ir.Extreme) -> str:
-        """``highest / lowest X among [other] players`` (0 with nobody)."""
+        """``highest / lowest / sum of X among [other] players [where …]``
+        (0 with nobody): one slice of the players' values for a bare stat,
+        else one loop; a sum past ``Limits.max_number`` is an error."""
         column = self.player_column(e.value)
-        if column is not None and not e.other:
+        if column is not None and not e.other and e.cond is None:
+            values = column
+        else:
+            var = self.temp()
+            saved, self.player = self.player, var
+            try:
+                value = self.src(e.value)
+                cond = None if e.cond is None else self.cond(e.cond)
+            finally:
+                self.player = saved
+            tests = ([f"{var} != {saved}"] if e.other else []) + ([cond] if cond else [])
+            where = f" if {' and '.join(tests)}" if tests else ""
+            values = f"[{value} for {var} in range(st.n){where}]"
+        if e.which != "sum":
             # (``or (0,)``: 0 with nobody; a keyword argument would cost more.)
-            return f"{'max' if e.which == 'highest' else 'min'}({column} or (0,))"
-        var, value = self.looking_at_players(e, e.value)
-        other = f" if {var} != {self.player}" if e.other else ""
-        pick = "max" if e.which == "highest" else "min"
-        return f"{pick}([{value} for {var} in range(st.n){other}] or (0,))"
+            return f"{'max' if e.which == 'highest' else 'min'}({values} or (0,))"
+        big, t = self.ctx.prog.limits.max_number, self.temp()
+        return f"({t} if -{big} <= ({t} := sum({values})) <= {big} else _big({t}, {big}))"
 
     def s_PieceQuery(self, e: ir.PieceQuery) -> str:
         """``count / any of / none of workers where …`` as one loop over the
@@ -504,6 +526,15 @@ def _never_none(e: ir.Expr) -> bool:
         return e.op not in ("and", "or")
     if isinstance(e, ir.PlayerQuery):
         return e.quantifier == "count"
-    if isinstance(e, (ir.Neg, ir.SeatOf, ir.PlayerAfter)):
+    if isinstance(e, ir.PlayerAfter):
+        return e.cond is None
+    if isinstance(e, (ir.Neg, ir.SeatOf)):
         return True
     return False
+
+
+@functools.lru_cache(maxsize=None)
+def seats_after(n: int, seat: int) -> Tuple[int, ...]:
+    """The seats of ``n`` clockwise from the one after ``seat``, ``seat``
+    last (what ``player after P where …`` looks at, in order)."""
+    return tuple((seat + i) % n for i in range(1, n + 1))

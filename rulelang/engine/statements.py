@@ -279,6 +279,21 @@ class PureBlock:
         self.line(depth + 2, f"raise RuleFault({missing} % {names}[{c}]) from None")
         self.line(depth + 1, f"{b}.append({c})")
 
+    def forplayer(self, s: ir.ForPlayer, depth: int) -> None:
+        """``for P { … }``: the player P holds is the player in scope in
+        the body (which is skipped when P holds none); the one before comes
+        back after it, also when a 'stop' leaves the loop around it."""
+        src = self.source
+        me, who = src.temp(), src.temp()
+        self.line(depth, f"{who} = {src.src(s.player)}")
+        self.line(depth, f"if {who} is not None:")
+        self.line(depth + 1, f"{me} = fr[{PLAYER}]")
+        self.line(depth + 1, f"fr[{PLAYER}] = {who}")
+        self.line(depth + 1, "try:")
+        self.block(s.body, depth + 2)
+        self.line(depth + 1, "finally:")
+        self.line(depth + 2, f"fr[{PLAYER}] = {me}")
+
     def each(self, head: str, test: Optional[str], s: Union[ir.ForEachPiece, ir.ForEachCard],
              depth: int) -> None:
         """A 'for each' over pieces or cards: ``head``, the Python loop,

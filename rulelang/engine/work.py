@@ -171,7 +171,9 @@ class Work:
         if t is ir.PlayerQuery:
             return 1 + self.players * (1 + expr(e.cond))
         if t is ir.Extreme:
-            return 1 + self.players * (1 + expr(e.value))
+            return 1 + self.players * (1 + expr(e.value) + expr(e.cond))
+        if t is ir.PlayerAfter and e.cond is not None:
+            return 1 + expr(e.player) + self.players * (1 + expr(e.cond))
         # (a pool's dice, and those a pool question looks at, are counted
         # as they are rolled and looked at)
         return 1 + sum(expr(c) for c in ir.children(e))
@@ -199,6 +201,8 @@ class Work:
             return 1 + expr(s.times) + self.loop_pass(s)
         if t is ir.ForEachPlayer:
             return 1 + self.first + self.players * (1 + expr(s.cond)) + self.loop_pass(s)
+        if t is ir.ForPlayer:
+            return 1 + expr(s.player) + stmts(s.body)
         if t is ir.ForEachPiece:
             return 1 + self.pieces.get(s.pieces, 0) * (1 + expr(s.cond)) + self.loop_pass(s)
         if t is ir.ForEachCard:

@@ -35,7 +35,7 @@ from .nodes import (
     Assign, Let, If, Repeat, While, Stop, ForEachPlayer, ForEachPiece, ChoosePiece, ChooseCard,
     ForEachCard, MoveCard, Spend, RollOn, Test, Draw, MoveAll, MoveCards, ChooseCards, Choice,
     ChooseOne, ChooseOption, ChooseRow, May, PickPiece, ChooseNumber, Skip, EndTurn, EndGame, Log,
-    Call, Give, Reveal, Stmt,
+    Call, Give, Reveal, ForPlayer, Stmt,
 )
 from .text import log_parts
 from .walk import NODE_CLASSES, At, child_list, children, deepest, names_in, walk
@@ -49,7 +49,7 @@ __all__ = [
     "ChoosePiece", "ChooseCard", "ForEachCard", "MoveCard", "Spend", "RollOn", "Test", "Draw",
     "MoveAll", "MoveCards", "ChooseCards", "Choice", "ChooseOne", "ChooseOption", "ChooseRow",
     "May", "PickPiece", "ChooseNumber", "Skip", "EndTurn", "EndGame", "Log", "log_parts", "Call", "Give", "Reveal",
-    "Stmt", "Stat", "ScaleRow", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece", "Link",
+    "ForPlayer", "Stmt", "Stat", "ScaleRow", "Const", "Prop", "Card", "Deck", "Pile", "PieceProp", "Space", "Piece", "Link",
     "PieceSet", "Row", "Table", "TestDef", "Param", "GameParam", "Actor", "Presence", "constants", "copies", "present", "pieces_of", "with_values", "directions", "branching", "axes", "GIVES", "Rule", "Option", "Phase", "Turn", "Trigger",
     "DrawTrigger", "Reroll", "Ending", "ScoreItem", "Ruleset", "NODE_CLASSES", "At", "child_list", "children",
     "deepest", "names_in", "walk",

@@ -1,14 +1,12 @@
 """The IR's nodes of rules: expressions and statements, as frozen attrs
 classes (the declarations that hold them are in ``declarations``).
 
-One class per construct of the language.  Every node keeps the source
-position it came from in ``pos``; positions are excluded from equality so
-that two files that differ only in layout give equal IRs.  Lists are stored
-as tuples so nodes stay hashable and immutable.
+One class per construct of the language.  Every node keeps the source position it came
+from in ``pos``; positions are excluded from equality so that two files that differ only
+in layout give equal IRs.  Lists are stored as tuples so nodes stay hashable and immutable.
 
-The IR is the contract between the stages: the parser produces it, the
-checker reads it, the compiler turns it into runnable code, and
-``serialize`` turns it into JSON/YAML and back.
+The IR is the contract between the stages: the parser produces it, the checker reads it,
+the compiler turns it into runnable code, and ``serialize`` turns it into JSON/YAML and back.
 """
 
 from __future__ import annotations
@@ -116,6 +114,7 @@ class PlayerAfter:
     after the last), as a start marker passes round the table."""
 
     player: "Expr"
+    cond: Optional["Expr"] = _f("the next one who meets it (P last; none if nobody)", default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -229,11 +228,12 @@ class PlayerQuery:
 
 @attrs.frozen(repr=False)
 class Extreme:
-    """``highest time among players``."""
+    """``highest time among players``, ``sum of gold among other players where …``."""
 
-    which: str = _f("highest or lowest", enum=["highest", "lowest"])
+    which: str = _f("highest, lowest or sum (0 with nobody)", enum=["highest", "lowest", "sum"])
     value: "Expr"
     other: bool
+    cond: Optional["Expr"] = _f("which players are looked at (each in scope)", default=None)
     pos: Optional[Pos] = _pos()
 
 
@@ -359,8 +359,7 @@ Expr = Union[
     NoDice, FieldOf, Neighbour, Farthest, Connected, Distance, InARow,
 ]
 
-#: What a card, a piece or a track's space prints: a number, yes/no, none
-#: or a word (a name).
+#: What a card, a piece or a track's space prints: a number, yes/no, none or a word (a name).
 Literal = Union[Num, Bool, NoneLit, Name]
 #: A stat's bound: a number or the name of a constant.
 Bound = Union[Num, Name]
@@ -421,6 +420,15 @@ class ForEachPlayer:
     var: Optional[str] = _name()
     other: bool
     cond: Optional[Expr]
+    body: Tuple["Stmt", ...]
+    pos: Optional[Pos] = _pos()
+
+
+@attrs.frozen(repr=False)
+class ForPlayer:
+    """``for P { … }``: ``body`` with P's player in scope (none: skipped); not a loop."""
+
+    player: Expr
     body: Tuple["Stmt", ...]
     pos: Optional[Pos] = _pos()
 
@@ -681,10 +689,9 @@ class Give:
 
 
 Stmt = Union[
-    Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw,
-    MoveAll, MoveCards, ChooseCards, ChooseOne, ChooseOption, ChooseRow, May,
-    Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece, ChooseCard,
-    ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber, Give, Reveal,
+    Assign, Let, If, Repeat, While, Stop, ForEachPlayer, RollOn, Test, Draw, MoveAll, MoveCards, ChooseCards,
+    ChooseOne, ChooseOption, ChooseRow, May, Skip, EndTurn, EndGame, Log, Call, ForEachPiece, ChoosePiece,
+    ChooseCard, ForEachCard, MoveCard, Spend, PickPiece, ChooseNumber, Give, Reveal, ForPlayer,
 ]
 
 

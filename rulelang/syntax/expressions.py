@@ -73,7 +73,7 @@ class Expressions:
         return ir.SeatOf(c[0], _pos(meta))
 
     def player_after(self, meta: Meta, c: List[Any]) -> ir.PlayerAfter:
-        return ir.PlayerAfter(c[0], _pos(meta))
+        return ir.PlayerAfter(c[0], c[1] if len(c) > 1 else None, _pos(meta))
 
     def this_player(self, meta: Meta, c: List[Any]) -> ir.ThisPlayer:
         return ir.ThisPlayer(_pos(meta))
@@ -136,9 +136,18 @@ class Expressions:
     def any_players(self, meta: Meta, c: List[Any]) -> ir.PlayerQuery:
         return self._query("any", meta, c)
 
+    def _among_players(self, which: str, meta: Meta, c: List[Any]) -> ir.Extreme:
+        value, *rest = c
+        other = bool(rest and isinstance(rest[0], Token) and rest[0].type == "OTHER")
+        if other:
+            rest.pop(0)
+        return ir.Extreme(which, value, other, rest[0] if rest else None, _pos(meta))
+
     def extreme(self, meta: Meta, c: List[Any]) -> ir.Extreme:
-        other = len(c) > 2
-        return ir.Extreme(str(c[0]), c[1], other, _pos(meta))
+        return self._among_players(str(c[0]), meta, c[1:])
+
+    def sum_players(self, meta: Meta, c: List[Any]) -> ir.Extreme:
+        return self._among_players("sum", meta, c)
 
     def pool(self, meta: Meta, c: List[Any]) -> ir.Pool:
         return ir.Pool(c[0], self._num(c[1], 1), _pos(meta))

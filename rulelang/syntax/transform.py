@@ -666,6 +666,9 @@ class ToIR(generate.ComponentLines, Expressions):
             cond = c.pop(0)
         return ir.ForEachPlayer(var, other, cond, body, _pos(meta))
 
+    def for_player(self, meta: Meta, c: List[Any]) -> ir.ForPlayer:
+        return ir.ForPlayer(c[0], c[1], _pos(meta))
+
     def choose_one(self, meta: Meta, c: List[Any]) -> ir.ChooseOne:
         c = list(c)
         prompt = None
