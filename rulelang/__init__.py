@@ -21,12 +21,22 @@ try:
     from .engine import CHANCE, Game, Limits, LogEntry, Move, Result, State
     from .errors import (Diagnostic, Error, IllegalMoveError, RulesetCheckError, RulesetError,
                          RulesetRuntimeError, RulesetSyntaxError, SaveError)
-    # The IR as plain data, reachable as ``rulelang.serialize`` (it lives in ``rulelang.ir``).
-    from .ir import serialize as serialize
     from .version import __version__ as __version__
 finally:
     if _collecting:
         _gc.enable()
+
+
+
+def __getattr__(name: str) -> object:
+    """``rulelang.serialize`` (the IR as plain data; it lives in
+    ``rulelang.ir``), imported when first asked for: a load does not need it."""
+    if name == "serialize":
+        from .ir import serialize
+        globals()["serialize"] = serialize
+        return serialize
+    raise AttributeError(f"module 'rulelang' has no attribute {name!r}")
+
 
 __all__ = [
     "CHANCE", "Diagnostic", "Error", "Game", "IllegalMoveError", "Limits", "LogEntry", "Move",
