@@ -16,9 +16,9 @@ file means, and every error and its place, come from one grammar.
 from __future__ import annotations
 
 import json
+import os
 import re
-from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from .places import NOWHERE, Meta, Token
 
@@ -112,11 +112,12 @@ class Tables:
             self._rules[builder] = found
         return found
 
-def load(path: Path, digest: str) -> Optional[Tables]:
+def load(path: Union[str, "os.PathLike[str]"], digest: str) -> Optional[Tables]:
     """The tables in ``path`` if they were made from the grammar whose
     digest is ``digest`` (else None: they are out of date)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as f:
+            data = json.loads(f.read())
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("grammar") != digest:

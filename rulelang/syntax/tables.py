@@ -24,15 +24,28 @@ import collections
 import functools
 import importlib
 import json
+import os
 import re
-from pathlib import Path
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: The version of the layout of the file (``lalr.FORMAT`` reads only its own).
 FORMAT = 1
 
-GRAMMAR_PATH = Path(__file__).with_name("rulelang.lark")
-TABLES_PATH = Path(__file__).with_name("rulelang.tables.json")
+#: The grammar and its tables, beside this module (as text: a load of a
+#: rule file does not import ``pathlib``; ``GRAMMAR_PATH`` and
+#: ``TABLES_PATH`` are the same as ``Path`` objects).
+GRAMMAR_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rulelang.lark")
+TABLES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rulelang.tables.json")
+
+
+def __getattr__(name: str) -> "Path":
+    if name in ("GRAMMAR_PATH", "TABLES_PATH"):
+        from pathlib import Path
+        return Path(GRAMMAR_FILE if name == "GRAMMAR_PATH" else TABLES_FILE)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def grammar_digest(text: bytes) -> str:
@@ -60,11 +73,16 @@ def lark_parser() -> Any:
     once in a process: about a third of a second."""
     import lark
     return lark.Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        _read(GRAMMAR_FILE),
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
     )
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def _dispatch(ids: List[int], terminals: List[List[Any]]) -> List[Any]:
