@@ -150,6 +150,23 @@ _shallow: Dict[int, Tuple["weakref.ReferenceType[Any]", int]] = {}
 
 
 def _deepest(node: Any, limit: int) -> Any:
+    # Level by level first, which only says whether any node is too deep
+    # (the common answer, no, at a third of the cost); then, if one is,
+    # the walk that finds which.
+    level = [node]
+    depth = 0
+    while level:
+        if depth > limit:
+            return _first_too_deep(node, limit)
+        below: List[Any] = []
+        for n in level:
+            below += child_list(n)
+        level = below
+        depth += 1
+    return None
+
+
+def _first_too_deep(node: Any, limit: int) -> Any:
     stack = [(node, 0, None)]
     pop, push = stack.pop, stack.append
     while stack:
