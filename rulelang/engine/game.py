@@ -12,6 +12,7 @@ import functools
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .. import ir, trust
+from ..syntax.tables import sha256
 from ..errors import RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
@@ -85,8 +86,7 @@ class Game:
         """16 hex digits that name the ruleset (a save or a replay says
         which it belongs to): made when first asked (hashing the whole IR
         is a part of the time a load takes)."""
-        import hashlib      # (here: a load does not need it)
-        return hashlib.sha256(repr(self.prog.rs).encode()).hexdigest()[:16]
+        return str(sha256(repr(self.prog.rs).encode()).hexdigest()[:16])
 
     @property
     def title(self) -> str:

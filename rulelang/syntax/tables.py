@@ -48,13 +48,7 @@ def __getattr__(name: str) -> "Path":
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def grammar_digest(text: bytes) -> str:
-    """The SHA-256 of the grammar, that the tables name the grammar by."""
-    return _sha256()(text).hexdigest()  # type: ignore[no-any-return]
-
-
-@functools.lru_cache(maxsize=None)
-def _sha256() -> Any:
+def _small_sha256() -> Any:
     """hashlib's sha256, from the small module that has it when there is
     one: ``hashlib`` loads OpenSSL, a tenth of the time a rule file's first
     load took, and nothing else a load does needs it."""
@@ -65,6 +59,17 @@ def _sha256() -> Any:
             pass
     import hashlib
     return hashlib.sha256
+
+
+#: SHA-256 (``sha256(data).hexdigest()``), as hashlib's: imported with the
+#: package, so that nothing is imported when a game first asks for it
+#: (``Game.fingerprint``).
+sha256: Any = _small_sha256()
+
+
+def grammar_digest(text: bytes) -> str:
+    """The SHA-256 of the grammar, that the tables name the grammar by."""
+    return sha256(text).hexdigest()  # type: ignore[no-any-return]
 
 
 @functools.lru_cache(maxsize=None)
