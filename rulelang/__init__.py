@@ -13,7 +13,9 @@ import gc as _gc
 
 # The import defines some hundred attrs classes, and the cycle collector's
 # passes over what they make were about a twentieth of a fresh process's
-# first load: paused for the import, as for a load (``api``).
+# first load: paused for the import, as for a load (``api``).  (Not
+# ``gc.freeze``, which would save more, but would also keep the importing
+# program's own garbage cycles made before the import from being collected.)
 _collecting = _gc.isenabled()
 _gc.disable()
 try:
@@ -21,12 +23,21 @@ try:
     from .engine import CHANCE, Game, Limits, LogEntry, Move, Result, State
     from .errors import (Diagnostic, Error, IllegalMoveError, RulesetCheckError, RulesetError,
                          RulesetRuntimeError, RulesetSyntaxError, SaveError)
-    # The IR as plain data, reachable as ``rulelang.serialize`` (it lives in ``rulelang.ir``).
-    from .ir import serialize as serialize
     from .version import __version__ as __version__
 finally:
     if _collecting:
         _gc.enable()
+
+
+def __getattr__(name: str) -> object:
+    """``rulelang.serialize`` (the IR as plain data; it lives in
+    ``rulelang.ir``), imported when first asked for: a load does not need it."""
+    if name == "serialize":
+        from .ir import serialize
+        globals()["serialize"] = serialize
+        return serialize
+    raise AttributeError(f"module 'rulelang' has no attribute {name!r}")
+
 
 __all__ = [
     "CHANCE", "Diagnostic", "Error", "Game", "IllegalMoveError", "Limits", "LogEntry", "Move",

@@ -12,8 +12,7 @@ import gc
 import os
 from typing import Any, Callable, Optional, TypeVar, Union
 
-from . import cache as _cache
-from . import documents, ir, trust
+from . import ir, trust
 from .engine import Game, compile_ruleset
 from .errors import RulesetCheckError, RulesetSyntaxError
 from .limits import DEFAULT, Limits
@@ -72,6 +71,15 @@ def loads(text: str, filename: str = "<string>", limits: Optional[Limits] = None
     return game_of(parse_and_check(text, filename, limits), limits)
 
 
+def _form_of(path: str) -> Optional[str]:
+    """"json" or "yaml" by a file's name, or None for a rule file
+    (``documents.form_of``, whose module a rule file's load does not need)."""
+    if path.endswith((".json", ".yaml", ".yml")):
+        from . import documents
+        return documents.form_of(path)
+    return None
+
+
 def _text(path: str, limits: Optional[Limits]) -> str:
     most = (limits or DEFAULT).max_source_bytes
     try:
@@ -90,7 +98,7 @@ def read(path: Union[str, "os.PathLike[str]"], limits: Optional[Limits] = None) 
     and the checker); raises ``RulesetError`` when it cannot be read as one."""
     path = os.fspath(path)
     text = _text(path, limits)
-    form = documents.form_of(path)
+    form = _form_of(path)
     if form is not None:
         return trust.read_document(text, path, limits, form)
     return parse(text, path, limits)
@@ -107,9 +115,14 @@ def load(path: Union[str, "os.PathLike[str]"], limits: Optional[Limits] = None,
     (the default) does as the environment variable ``RULELANG_CACHE`` says,
     and without it uses no cache."""
     path = os.fspath(path)
-    folder = _cache.directory(cache)
-    if folder is None or documents.form_of(path) is not None:
+    if cache is False or cache is None and not os.environ.get("RULELANG_CACHE", "").strip():
+        folder = None       # (without importing the cache: most loads use none)
+    else:
+        from . import cache as _cache
+        folder = _cache.directory(cache)
+    if folder is None or _form_of(path) is not None:
         return game_of(checked(read(path, limits), limits), limits)
+    from . import cache as _cache
     text = _text(path, limits)
     rs = _cache.get(folder, text, path, limits)
     if rs is None:

@@ -22,10 +22,9 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import attrs
 
-from . import documents, ir
+from . import ir
 from .check import Checker, Resolved
 from .errors import RulesetCheckError, RulesetSyntaxError
-from .ir import serialize
 from .limits import DEFAULT, Limits
 from .syntax import made_here
 
@@ -89,6 +88,7 @@ def admit(rs: Any, limits: Optional[Limits] = None) -> ir.Ruleset:
     if type(filename) is not str:
         filename = "<ruleset>"
     source = getattr(rs, "source", "")
+    from .ir import serialize       # (here: what our parser made never needs it)
     try:
         data = serialize.to_data(rs)
     except Exception as e:  # noqa: BLE001 - whatever it is, it is not a ruleset
@@ -102,6 +102,8 @@ def admit_data(data: Any, filename: str, limits: Optional[Limits] = None, *,
     """A checked ruleset from plain data: its shape, then the checker.
     ``text`` is the document the data was read from (to place problems at
     their lines); ``source`` the rule file the positions refer to."""
+    from . import documents
+    from .ir import serialize
     limits = limits or DEFAULT
     locate = documents.locator(text) if text else None
     try:
@@ -118,5 +120,6 @@ def admit_data(data: Any, filename: str, limits: Optional[Limits] = None, *,
 def read_document(text: str, filename: str, limits: Optional[Limits] = None,
                   form: str = "json") -> ir.Ruleset:
     """A checked ruleset from the text of a JSON or YAML document."""
+    from . import documents
     data = documents.read(text, filename, limits, form)
     return admit_data(data, filename, limits, text=text)

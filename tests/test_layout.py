@@ -213,3 +213,32 @@ def test_import_rulelang_leaves_out_what_only_some_programs_need():
         "rulelang.load(sys.argv[1]);", "rulelang.load(sys.argv[1]).new_game(seed=1).to_json();")
         , str(root / "examples" / "nim.rules")], capture_output=True, text=True, check=True, cwd=root)
     assert saved.stdout.split() == ["rulelang.engine.saves"]
+
+
+#: What a load of a rule file does without (issue 20, the first load in a
+#: fresh process): each is imported when a program first uses it.
+LOAD_LEAVES_OUT = ("rulelang.cache", "rulelang.documents", "rulelang.ir.serialize",
+                   "rulelang.ir.shape", "rulelang.ir.schema", "hashlib", "pathlib", "lark", "yaml",
+                   "jsonschema", "cattrs")
+
+
+def test_a_load_leaves_out_the_cache_the_data_forms_and_their_libraries():
+    """``import rulelang`` and a load of a rule file, in a process whose
+    start-up imported nothing (``-S``: no ``site``, which in a development
+    install imports ``pathlib`` and more itself), import none of
+    ``LOAD_LEAVES_OUT``; yet ``rulelang.serialize`` still answers."""
+    import site
+    import subprocess
+    import sys
+    root = pathlib.Path(__file__).resolve().parent.parent
+    path = [str(root)] + site.getsitepackages()
+    code = ("import sys; sys.path[:0] = sys.argv[2:]; import rulelang; rulelang.load(sys.argv[1]); "
+            f"print(' '.join(m for m in {LOAD_LEAVES_OUT!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-S", "-c", code, str(root / "rulesets" / "northpole.rules")]
+                         + path, capture_output=True, text=True, check=True, cwd=root)
+    assert out.stdout.split() == []
+    asked = subprocess.run([sys.executable, "-S", "-c", code.replace(
+        "rulelang.load(sys.argv[1]);", "rulelang.load(sys.argv[1]); rulelang.serialize.to_data;"),
+        str(root / "rulesets" / "northpole.rules")] + path, capture_output=True, text=True,
+        check=True, cwd=root)
+    assert "rulelang.ir.serialize" in asked.stdout.split()

@@ -100,7 +100,9 @@ def pure_rules(rs: ir.Ruleset) -> Dict[str, Optional[str]]:
     its calls must end."""
     rules = {r.name: r for r in rs.rules}
     reason: Dict[str, Optional[str]] = {name: _own_reason(r) for name, r in rules.items()}
-    calls = {name: called(r) for name, r in rules.items()}
+    # Whom a rule asks is needed only of a rule that may be pure (one that
+    # is not needs no more reasons, and no pure rule asks it).
+    calls = {name: called(r) for name, r in rules.items() if reason[name] is None}
     # A rule asking for the value of an impure (or unknown) one is impure;
     # repeat until nothing changes.
     changed = True

@@ -39,7 +39,7 @@ an operator or function looked up in a fixed table (``operator``,
 from __future__ import annotations
 
 import linecache
-import pathlib
+import os
 import re
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
@@ -152,7 +152,7 @@ def register(prog: Prog, code_name: str, text: str) -> str:
 
 def register_text(ruleset_file: Optional[str], code_name: str, text: str) -> str:
     """``register`` for the ruleset read from ``ruleset_file``."""
-    filename = f"<rulelang {pathlib.PurePath(ruleset_file or 'ruleset').name}: {code_name}>"
+    filename = f"<rulelang {os.path.basename(os.path.normpath(ruleset_file or 'ruleset'))}: {code_name}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     _REGISTERED.pop(filename, None)
     _REGISTERED[filename] = None

@@ -9,10 +9,10 @@ Apart from ``State`` (``state``), which only reads the game that made it
 from __future__ import annotations
 
 import functools
-import hashlib
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .. import ir, trust
+from ..syntax.tables import sha256
 from ..errors import RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
@@ -86,7 +86,7 @@ class Game:
         """16 hex digits that name the ruleset (a save or a replay says
         which it belongs to): made when first asked (hashing the whole IR
         is a part of the time a load takes)."""
-        return hashlib.sha256(repr(self.prog.rs).encode()).hexdigest()[:16]
+        return str(sha256(repr(self.prog.rs).encode()).hexdigest()[:16])
 
     @property
     def title(self) -> str:

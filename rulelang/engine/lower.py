@@ -148,11 +148,19 @@ class Ctx(Seen):
             hoisting = self.prog.hoisting
             made_first = self.made_first
             for node, kids in reversed(order):
-                n = total[id(node)] = 1 + sum([total[id(c)] for c in kids])
+                n = 1
+                hoists = False
+                for c in kids:
+                    c_id = id(c)
+                    n += total[c_id]
+                    if c_id in hoisting:
+                        hoists = True
+                key = id(node)
+                total[key] = n
                 if isinstance(node, _STMT_TYPES):
-                    sizes[id(node)] = n
-                if made_first(node) or any([id(c) in hoisting for c in kids]):
-                    hoisting.add(id(node))
+                    sizes[key] = n
+                if hoists or isinstance(node, _MAYBE_MADE_FIRST) and made_first(node):
+                    hoisting.add(key)
             found = sizes[id(s)]
         return found
 
@@ -207,7 +215,7 @@ class Ctx(Seen):
         value of a rule that does more than work it out."""
         if isinstance(node, ir.RuleValue):
             return node.rule not in self.prog.resolved.pure_rules
-        return isinstance(node, (ir.Roll, ir.Pool, ir.RollOff))
+        return isinstance(node, _MADE_FIRST)
 
     def watched(self, s: ir.Assign) -> bool:
         """Whether assigning ``s`` may set off a 'whenever' (then it is an op
@@ -239,7 +247,10 @@ class Ctx(Seen):
                 key, owner, sight = hidden
                 seen = compiled(f"_stat_seen_by(st, {key}, {owner}, {sight!r}, False)",
                                 self.prog.gen_env)
+        self.size(s)        # (what in ``s`` is made first: ``hoists``)
         for node in _expressions_of(s):
+            if not self.hoists(node):
+                continue        # nothing in it is made first
             for roll in _rolls_in(node, self.prog.resolved.pure_rules):
                 if id(roll) in self.hoisted:
                     continue
@@ -641,6 +652,10 @@ _PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, 
                                 "yes/no": VALUE}
 
 _STMT_TYPES: Tuple[type, ...] = tuple(t for t in ir.Stmt.__args__)  # type: ignore[attr-defined]
+#: The nodes ``Ctx.made_first`` says yes to, and those it may say yes to
+#: (``size`` asks it of no other).
+_MADE_FIRST: Tuple[type, ...] = (ir.Roll, ir.Pool, ir.RollOff)
+_MAYBE_MADE_FIRST: Tuple[type, ...] = _MADE_FIRST + (ir.RuleValue,)
 
 
 def _names(e: Optional[ir.Expr], name: str) -> bool:

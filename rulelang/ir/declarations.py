@@ -12,12 +12,12 @@ from .fields import Pos
 from .fields import meta_field as _f
 from .fields import name_field as _name
 from .fields import pos_field as _pos
-from .fields import reprs_on_first_use
+from .fields import node_methods
 from .fields import text_field as _text
 from .nodes import Bound, Choice, Expr, Literal, Num, Stmt
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Stat:
     """A named value.  ``scope`` is ``player`` (one per player), ``global``
     or ``turn`` (one per player, reset from ``initial`` at each turn's
@@ -47,7 +47,7 @@ class Stat:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ScaleRow:
     """A row of a stat's scale (``porters 8 min 0 max 10 { 3..4: capacity
     10 … }``): the data printed beside the values ``low`` to ``high`` of the
@@ -59,7 +59,7 @@ class ScaleRow:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Const:
     name: str = _name()
     value: Expr
@@ -70,7 +70,7 @@ class Const:
 GIVES = ("number", "yes/no", "player", "word", "card")
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class GameParam:
     """``param target 50 from 10 to 1000 "Points to win"``: a constant whose
     value is picked when a game is made (``new_game(params=...)``), from
@@ -84,7 +84,7 @@ class GameParam:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Prop:
     """A card's property: a number, yes/no, none or a word."""
 
@@ -93,7 +93,7 @@ class Prop:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Presence:
     """When a component is in the game at all: while the parameter
     ``param`` is at least ``at_least`` and at most ``at_most``.  A line
@@ -106,7 +106,7 @@ class Presence:
     at_most: Optional[int] = _f("the parameter's highest value with this component", default=None)
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Card:
     """A card of a deck: ``count`` copies, or as many as the constant or
     parameter ``count_of`` says (``Wolf x(wolves)``); none while a
@@ -123,7 +123,7 @@ class Card:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Deck:
     """A shuffled deck: the cards it starts with, and the pile shuffled back
     into it when a draw finds it empty.  ``per_player``: every player starts
@@ -137,7 +137,7 @@ class Deck:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Pile:
     name: str = _name()
     per_player: bool = False
@@ -145,7 +145,7 @@ class Pile:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PieceProp:
     """A fixed attribute of a piece, or the starting value of one of its
     state values: a number, yes/no, none or a word."""
@@ -155,7 +155,7 @@ class PieceProp:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Space:
     """A space of a track (``track depth { shallow: air 3, light yes … }``):
     its name, one of the track stat's words, and the data printed on it,
@@ -166,7 +166,7 @@ class Space:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Piece:
     name: str = _text()
     props: Tuple[PieceProp, ...] = ()
@@ -175,7 +175,7 @@ class Piece:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Link:
     """One way from space ``frm`` of a board to space ``to``, in the
     direction ``direction`` (``north``)."""
@@ -185,7 +185,7 @@ class Link:
     direction: str = _name("its direction")
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PieceSet:
     """A set of pieces (``pieces workers { ... }``): each has the attributes
     on its line, and its own copy of the ``state`` values.  A board is a
@@ -200,7 +200,7 @@ class PieceSet:
     links: Tuple[Link, ...] = _f("a board's links between its spaces", default=())
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Row:
     low: int = _f("lowest roll of this row", minimum=1)
     high: int = _f("highest roll of this row", minimum=1)
@@ -209,7 +209,7 @@ class Row:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Table:
     name: str = _name()
     sides: int = _f("sides of the die rolled on it", minimum=2)
@@ -217,7 +217,7 @@ class Table:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class TestDef:
     """How ``test X`` is made: ``roll d<sides> <op> X``."""
 
@@ -227,7 +227,7 @@ class TestDef:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Param:
     """A rule's parameter: ``type`` is ``number`` (the default), ``yes/no``,
     ``player``, ``card``, ``word`` or the name of a piece set."""
@@ -238,7 +238,7 @@ class Param:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Rule:
     name: str = _name()
     body: Tuple[Stmt, ...]
@@ -249,7 +249,7 @@ class Rule:
                               default=None, enum=list(GIVES))
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Option:
     name: str = _name()
     prompt: Optional[str] = _text()
@@ -257,14 +257,14 @@ class Option:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Phase:
     name: str = _name()
     body: Tuple[Stmt, ...]
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Turn:
     """One player's turn: its phases in order.  Turns go clockwise from
     ``first`` (a player-valued expression); a player takes a turn only when
@@ -280,7 +280,7 @@ class Turn:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Trigger:
     """``whenever cond { ... }``: runs when a change makes ``cond`` true for
     the player whose stat changed."""
@@ -290,7 +290,7 @@ class Trigger:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class DrawTrigger:
     """``on draw from DECK as c where COND { ... }``: runs at once, for the
     player in scope of the draw, each time a card meeting ``cond`` is drawn
@@ -303,7 +303,7 @@ class DrawTrigger:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Reroll:
     """After any die rolled during a turn, while ``cond`` holds, the turn's
     player may roll it again; ``cost`` runs for each reroll."""
@@ -313,14 +313,14 @@ class Reroll:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Ending:
     name: str = _text()
     cond: Expr
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ScoreItem:
     points: Expr
     cond: Optional[Expr] = None
@@ -408,7 +408,7 @@ def copies(card: Card, rs: "Ruleset") -> int:
     return 0
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Actor:
     """A participant that is not a seat (a dealer, a solo game's automaton):
     its own stats and piles, read as ``dealer.total`` and ``hand of
@@ -420,7 +420,7 @@ class Actor:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Ruleset:
     title: str = _text("the game's name")
     min_players: int = _f("fewest players", minimum=1)
@@ -472,6 +472,7 @@ def with_values(rs: Ruleset, values: Mapping[str, int]) -> Ruleset:
                         max_players=new.get(rs.max_players_of or "", rs.max_players))
 
 
-# Each class above is ``attrs.frozen(repr=False)``: its repr is the one
-# attrs writes, made when first asked for (``fields.reprs_on_first_use``).
-reprs_on_first_use(globals())
+# Each class above is ``attrs.frozen(repr=False, eq=False)``: its equality,
+# hash and repr are those attrs writes, made without compiling source or
+# when first asked for (``fields.node_methods``).
+node_methods(globals())

@@ -2,10 +2,12 @@
 fields that carry their facts (a name, a text, a fixed word, a bound) in
 their metadata, for ``schema`` and ``shape``; so the published schema and
 the shape check are generated from the node classes.  And the nodes'
-``repr``, written when first asked for (``reprs_on_first_use``)."""
+equality, hash and ``repr`` (``node_methods``): made without compiling
+source, or when first asked for."""
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable, Dict, Optional
 
 import attrs
@@ -49,6 +51,60 @@ def meta_field(description: Optional[str] = None, default: Any = attrs.NOTHING, 
     if description:
         meta["description"] = description
     return attrs.field(default=default, metadata=meta)
+
+
+# ---------------------------------------------------------------- methods
+
+
+def node_methods(namespace: Dict[str, Any]) -> None:
+    """Give every node class of a module (``namespace``: its globals),
+    declared with ``attrs.frozen(repr=False, eq=False)``, the ``__eq__``,
+    ``__hash__`` and ``__repr__`` attrs would have given it.  attrs writes
+    each class's methods as source and compiles it, and compiling a hundred
+    classes' was a third of the time ``import rulelang`` took: equality
+    and hash are made here from the fields without compiling anything, the
+    repr the first time a node of the class is shown
+    (``reprs_on_first_use``)."""
+    for cls in list(namespace.values()):
+        if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == namespace["__name__"] \
+                and "__eq__" not in cls.__dict__:
+            cls.__eq__, cls.__hash__ = _eq_and_hash(cls)  # type: ignore[method-assign, assignment]
+    reprs_on_first_use(namespace)
+
+
+def _eq_and_hash(cls: type) -> "tuple[Callable[[Any, Any], Any], Callable[[Any], int]]":
+    """``__eq__`` and ``__hash__`` as attrs makes them for a frozen class:
+    the same class and equal fields (those with ``eq=True``, in order);
+    the hash of the class's own number and those fields."""
+    names = [a.name for a in attrs.fields(cls) if a.eq]
+    salt = hash(f"<node hash {cls.__module__}.{cls.__qualname__}>")
+    if not names:
+        def __eq__(self: Any, other: Any) -> Any:
+            if other.__class__ is not self.__class__:
+                return NotImplemented
+            return True
+
+        def __hash__(self: Any) -> int:
+            return hash((salt,))
+    else:
+        values = operator.attrgetter(*names)
+        one = len(names) == 1
+
+        def __eq__(self: Any, other: Any) -> Any:
+            if other.__class__ is not self.__class__:
+                return NotImplemented
+            return values(self) == values(other)
+
+        if one:
+            def __hash__(self: Any) -> int:
+                return hash((salt, values(self)))
+        else:
+            def __hash__(self: Any) -> int:
+                return hash((salt, *values(self)))
+    for fn in (__eq__, __hash__):
+        fn.__qualname__ = f"{cls.__qualname__}.{fn.__name__}"
+        fn.__module__ = cls.__module__
+    return __eq__, __hash__
 
 
 # ---------------------------------------------------------------- repr

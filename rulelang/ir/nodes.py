@@ -15,35 +15,34 @@ from typing import Optional, Tuple, Union
 
 import attrs
 
-from .fields import Pos
+from .fields import Pos, node_methods
 from .fields import meta_field as _f
 from .fields import name_field as _name
 from .fields import pos_field as _pos
-from .fields import reprs_on_first_use
 from .fields import text_field as _text
 
 
 # ---------------------------------------------------------------- expressions
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Num:
     value: int
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Bool:
     value: bool
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class NoneLit:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Name:
     """A bare name: a local, a stat of the player in scope, a global, a
     constant or an enum value.  The checker decides which."""
@@ -52,7 +51,7 @@ class Name:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Attr:
     """``rival.position``: a stat of the player held in a local."""
 
@@ -61,7 +60,7 @@ class Attr:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class BinOp:
     op: str = _f("arithmetic (/ floors) or logic", enum=["+", "-", "*", "/", "%", "and", "or"])
     left: "Expr"
@@ -69,7 +68,7 @@ class BinOp:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Compare:
     op: str = _f("comparison ('is' is ==, 'is not' is !=)", enum=["==", "!=", "<", "<=", ">", ">="])
     left: "Expr"
@@ -77,19 +76,19 @@ class Compare:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Not:
     operand: "Expr"
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Neg:
     operand: "Expr"
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class RuleValue:
     """``total(hand)``: the value the rule gives (``give``), worked out
     before the statement that uses it, as a roll is."""
@@ -99,7 +98,7 @@ class RuleValue:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class SeatOf:
     """``seat of P``: the number of the seat a player value holds (0 for
     the first seat), to count or compare with."""
@@ -108,7 +107,7 @@ class SeatOf:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PlayerAfter:
     """``player after P``: the next player clockwise from P (the first seat
     after the last), as a start marker passes round the table."""
@@ -123,7 +122,7 @@ class PlayerAfter:
 FUNCTIONS = ("min", "max", "abs")
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class CallFn:
     """A built-in function: min, max, abs."""
 
@@ -132,7 +131,7 @@ class CallFn:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class IfExpr:
     """``if cond then a else b``: a value chosen by a condition."""
 
@@ -142,7 +141,7 @@ class IfExpr:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Roll:
     """``roll d10`` or ``roll 2d6`` (the sum): a chance node."""
 
@@ -151,7 +150,7 @@ class Roll:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class RollOff:
     """``roll off d10``: every player rolls, the tied highest roll again;
     the value is the winning player."""
@@ -160,17 +159,17 @@ class RollOff:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ThisPlayer:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Round:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class TestResult:
     """``passed``, ``failed`` or ``margin`` of the most recent test made
     during the current turn (reset at each turn's start)."""
@@ -179,7 +178,7 @@ class TestResult:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PileRef:
     """A pile, and for a per-player pile the player who owns it (a local);
     without an owner it is the pile of the player in scope."""
@@ -189,7 +188,7 @@ class PileRef:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class CountCards:
     """``count of Trek in hand``."""
 
@@ -198,13 +197,13 @@ class CountCards:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PileSize:
     pile: PileRef
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class SumCards:
     """``sum of move in hand``: a card property added over a pile."""
 
@@ -213,7 +212,7 @@ class SumCards:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PlayerQuery:
     """``count players where ...``, ``no players where ...``,
     ``any players where ...``; inside ``cond`` the player looked at is the
@@ -226,7 +225,7 @@ class PlayerQuery:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Extreme:
     """``highest time among players``, ``sum of gold among other players where …``."""
 
@@ -237,7 +236,7 @@ class Extreme:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Pool:
     """``roll 5 dice d6``: a pool of dice kept apart (a list of faces), so
     that its successes and failures can be counted."""
@@ -247,7 +246,7 @@ class Pool:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PoolCount:
     """``count of throw >= 4``: how many dice of a pool (a local, or a stat
     holding dice: ``count of p.cup == 6``) compare so with a value."""
@@ -258,14 +257,14 @@ class PoolCount:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class NoDice:
     """``no dice``: an empty pool, to gather dice into (``held = held + throw``)."""
 
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PieceQuery:
     """``count workers where side is fresh``, ``none of workers where ...``,
     ``any of workers where ...``; inside ``cond`` the piece looked at is in
@@ -278,7 +277,7 @@ class PieceQuery:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PieceExtreme:
     """``lowest skill among workers where group == 1``."""
 
@@ -289,7 +288,7 @@ class PieceExtreme:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Neighbour:
     """``neighbour north of s``: the space one link from ``space`` (or none)."""
 
@@ -298,7 +297,7 @@ class Neighbour:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class FieldOf:
     """``fish of v.at``: a value of the piece or space ``of`` gives."""
 
@@ -307,7 +306,7 @@ class FieldOf:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Farthest:
     """``farthest south of s where mark is none``: the last space reached."""
 
@@ -317,7 +316,7 @@ class Farthest:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Connected:
     """``connected from s where mark is this player reaches x is 11``: does
     the group grown from ``space`` through ``cond`` hold a ``goal``?"""
@@ -328,7 +327,7 @@ class Connected:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Distance:
     """``distance from v to z along north, south through placed``: the
     fewest links (none when there is no way)."""
@@ -340,7 +339,7 @@ class Distance:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class InARow:
     """``3 in a row through s where mark is this player``: whether a line of
     ``count`` spaces or more along a direction and its opposite passes
@@ -367,7 +366,7 @@ Bound = Union[Num, Name]
 # ---------------------------------------------------------------- statements
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Assign:
     target: Union[Name, Attr]
     op: str = _f("set, add or subtract", enum=["=", "+=", "-="])
@@ -375,14 +374,14 @@ class Assign:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Let:
     name: str = _name()
     value: Expr
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class If:
     cond: Expr
     then: Tuple["Stmt", ...]
@@ -390,28 +389,28 @@ class If:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Repeat:
     times: Expr
     body: Tuple["Stmt", ...]
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class While:
     cond: Expr
     body: Tuple["Stmt", ...]
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Stop:
     """Leave the innermost ``repeat`` or ``while``."""
 
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ForEachPlayer:
     """Runs ``body`` once per player in turn order.  Without ``var`` the
     loop's player becomes the player in scope; with ``var`` it is bound to
@@ -424,7 +423,7 @@ class ForEachPlayer:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ForPlayer:
     """``for P { … }``: ``body`` with P's player in scope (none: skipped); not a loop."""
 
@@ -433,7 +432,7 @@ class ForPlayer:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ForEachPiece:
     """Runs ``body`` once for each piece of a set (in the order declared)
     that meets ``cond``, the piece bound to ``var``."""
@@ -445,7 +444,7 @@ class ForEachPiece:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ChoosePiece:
     """The player in scope picks one piece of a set that meets ``cond``;
     it is bound to ``var``.  With no piece to pick, ``var`` is none."""
@@ -457,7 +456,7 @@ class ChoosePiece:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ChooseCard:
     """The player in scope picks one card of a pile that meets ``cond`` (the
     card in scope: its properties are bare names); ``var`` holds it, or
@@ -472,7 +471,7 @@ class ChooseCard:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ForEachCard:
     """Runs ``body`` once for each card that is in the pile when the loop
     starts and meets ``cond``, the card bound to ``var``."""
@@ -484,7 +483,7 @@ class ForEachCard:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class MoveCard:
     """``move card "The Ship Sinks" from events to main``: one copy of a
     named card (it must be there)."""
@@ -495,7 +494,7 @@ class MoveCard:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Spend:
     """``spend 2 dice >= 4 from held``: take up to ``count`` dice that compare
     so with ``value`` out of a pool (a local), those nearest the value
@@ -508,13 +507,13 @@ class Spend:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class RollOn:
     table: str = _name()
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Test:
     """``test skill``: a test as declared by the ruleset's ``test``."""
 
@@ -522,7 +521,7 @@ class Test:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Draw:
     count: Expr
     source: PileRef
@@ -530,14 +529,14 @@ class Draw:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class MoveAll:
     source: PileRef
     dest: PileRef
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class MoveCards:
     """Moves the cards held in a local (from a ``choose``)."""
 
@@ -547,7 +546,7 @@ class MoveCards:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ChooseCards:
     """The player in scope picks ``low``..``high`` cards from a pile."""
 
@@ -559,7 +558,7 @@ class ChooseCards:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Choice:
     """One labelled alternative of ``choose one`` (or of an option).  With
     ``cond`` (``"Fetch" if any of supplies where …:``) it is offered only
@@ -571,7 +570,7 @@ class Choice:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ChooseOne:
     prompt: Optional[str] = _text()
     choices: Tuple[Choice, ...]
@@ -580,7 +579,7 @@ class ChooseOne:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ChooseOption:
     """Applies a setup option: taken from ``new_game(options=...)`` when
     given there, otherwise asked of the player in scope."""
@@ -589,7 +588,7 @@ class ChooseOption:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ChooseRow:
     """The player in scope picks one of rows ``low``..``high`` of a table
     and it is applied as if rolled."""
@@ -600,7 +599,7 @@ class ChooseRow:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class May:
     """``may "prompt" { … } else { … }``: a yes/no decision."""
 
@@ -610,7 +609,7 @@ class May:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class PickPiece:
     """``pick one workers at random as w where …``: a chance draw of one of
     the pieces meeting ``cond`` (none, without a draw, when nothing does)."""
@@ -621,7 +620,7 @@ class PickPiece:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class ChooseNumber:
     """``choose a number from 0 to dogs as extra "Extra dice"``: the player in
     scope picks a whole number in the range (none offered: ``low`` is taken)."""
@@ -635,24 +634,24 @@ class ChooseNumber:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Skip:
     phase: str = _name()
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class EndTurn:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class EndGame:
     ending: str = _text()
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Log:
     """``log "…"``: a line for the game log; ``{name}`` or ``{w.field}`` in
     the text is replaced by that value (see ``log_parts``)."""
@@ -661,7 +660,7 @@ class Log:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Call:
     """Run a rule; ``args`` give its parameters their values."""
 
@@ -670,7 +669,7 @@ class Call:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Reveal:
     """``reveal cup`` / ``reveal p.cup``: a hidden or secret stat's value
     shown to everyone, in the log and in every view, until it next changes."""
@@ -679,7 +678,7 @@ class Reveal:
     pos: Optional[Pos] = _pos()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Give:
     """``give EXPR``: the rule ends here, and the call that asked for its
     value (``RuleValue``) gets EXPR."""
@@ -695,6 +694,7 @@ Stmt = Union[
 ]
 
 
-# Each class above is ``attrs.frozen(repr=False)``: its repr is the one
-# attrs writes, made when first asked for (``fields.reprs_on_first_use``).
-reprs_on_first_use(globals())
+# Each class above is ``attrs.frozen(repr=False, eq=False)``: its equality,
+# hash and repr are those attrs writes, made without compiling source or
+# when first asked for (``fields.node_methods``).
+node_methods(globals())

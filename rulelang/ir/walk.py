@@ -9,8 +9,9 @@ depth is safe to measure), and ``NODE_CLASSES`` names every node class
 
 from __future__ import annotations
 
+import operator
 import weakref
-from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import attrs
 
@@ -28,17 +29,32 @@ NODE_CLASSES: Dict[str, type] = {
 # it: ``serialize`` resolves them when it makes its converter.)
 
 
-#: Node class -> the names of its fields but ``pos`` (found once a class).
+#: Node class -> the names of its fields that may hold nodes: all but
+#: ``pos`` and those of plain data (found once a class).
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
 #: Class -> whether it is an attrs class (a node, or a ``Pos``).
 _IS_NODE: Dict[type, bool] = {}
+
+#: The field types (as a class's annotations write them) that hold no node:
+#: names, texts, numbers, flags.  Half the fields of the IR; a walk skips them.
+_PLAIN_TYPES = frozenset({"str", "int", "bool", "Optional[str]", "Optional[int]", "Optional[bool]",
+                          "Tuple[str,...]", "Tuple[int,...]", "Optional[Tuple[str,...]]"})
+
+
+def _holds_nodes(f: Any) -> bool:
+    """Whether field ``f`` (an attrs attribute) may hold a node: by the
+    text of its annotation (or the type it was resolved to)."""
+    t = f.type
+    if isinstance(t, str):
+        return t.replace("'", "").replace('"', "").replace(" ", "") not in _PLAIN_TYPES
+    return t not in (str, int, bool)
 
 
 def _fields(cls: type) -> Tuple[str, ...]:
     found = _FIELDS.get(cls)
     if found is None:
         found = _FIELDS[cls] = tuple(f.name for f in getattr(cls, "__attrs_attrs__", ())
-                                     if f.name != "pos")
+                                     if f.name != "pos" and _holds_nodes(f))
     return found
 
 
@@ -49,12 +65,35 @@ def _is_node(cls: type) -> bool:
     return found
 
 
+def _no_values(node: Any) -> Tuple[Any, ...]:
+    return ()
+
+
+#: Node class -> a function giving the values of its fields that may hold
+#: nodes, as a tuple (an ``attrgetter``: one call in C for all of them).
+_VALUES: Dict[type, Callable[[Any], Tuple[Any, ...]]] = {}
+
+
+def _values_of(cls: type) -> Callable[[Any], Tuple[Any, ...]]:
+    found = _VALUES.get(cls)
+    if found is None:
+        names = _fields(cls)
+        if not names:
+            found = _no_values
+        elif len(names) == 1:
+            one = operator.attrgetter(names[0])
+            found = lambda node: (one(node),)  # noqa: E731
+        else:
+            found = operator.attrgetter(*names)
+        _VALUES[cls] = found
+    return found
+
+
 def child_list(node: Any) -> List[Any]:
     """``list(children(node))``, made faster (what the walks use)."""
     out: List[Any] = []
     is_node = _IS_NODE
-    for name in _FIELDS.get(type(node)) or _fields(type(node)):
-        v = getattr(node, name)
+    for v in (_VALUES.get(type(node)) or _values_of(type(node)))(node):
         if isinstance(v, tuple):
             for x in v:
                 t = type(x)
@@ -111,6 +150,23 @@ _shallow: Dict[int, Tuple["weakref.ReferenceType[Any]", int]] = {}
 
 
 def _deepest(node: Any, limit: int) -> Any:
+    # Level by level first, which only says whether any node is too deep
+    # (the common answer, no, at a third of the cost); then, if one is,
+    # the walk that finds which.
+    level = [node]
+    depth = 0
+    while level:
+        if depth > limit:
+            return _first_too_deep(node, limit)
+        below: List[Any] = []
+        for n in level:
+            below += child_list(n)
+        level = below
+        depth += 1
+    return None
+
+
+def _first_too_deep(node: Any, limit: int) -> Any:
     stack = [(node, 0, None)]
     pop, push = stack.pop, stack.append
     while stack:

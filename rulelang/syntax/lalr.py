@@ -16,9 +16,9 @@ file means, and every error and its place, come from one grammar.
 from __future__ import annotations
 
 import json
+import os
 import re
-from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from .places import NOWHERE, Meta, Token
 
@@ -46,11 +46,16 @@ Rule = Tuple[str, int, Optional[Callable[..., Any]], bool, bool,
 #: A terminal: (its name, its text if it is a plain one, else the
 #: ``match(text, pos)`` of its regular expression).
 Terminal = Tuple[str, Optional[str], Optional[Callable[..., Any]]]
+#: A terminal as a scanner tries it: its ``Terminal``, then what the lexer
+#: does with a token of it, worked out once rather than at every token:
+#: the keywords the scanner picks out of it (text -> terminal) or None,
+#: whether it may hold a line break, whether it is ignored.
+Entry = Tuple[str, Optional[str], Optional[Callable[..., Any]], Optional[Dict[str, str]], bool, bool]
 #: A scanner: for a character, the terminals that may match there, in
 #: the order Lark's scanner tries them.
-Scanner = Dict[str, Tuple[Terminal, ...]]
+Scanner = Dict[str, Tuple[Entry, ...]]
 #: What a scanner has at a character where a run of what it ignores starts.
-SKIP: Tuple[Terminal, ...] = (("", None, None),)
+SKIP: Tuple[Entry, ...] = (("", None, None, None, False, False),)
 
 
 class Tables:
@@ -71,7 +76,7 @@ class Tables:
         self.scanners: List[List[Any]] = data["scanners"]
         self.matchers: List[Optional[Terminal]] = [None] * len(self.terminals)
         self.compiled: List[Optional[Scanner]] = [None] * len(self.scanners)
-        self.wild: List[Tuple[Terminal, ...]] = [()] * len(self.scanners)
+        self.wild: List[Tuple[Entry, ...]] = [()] * len(self.scanners)
         self.unless: List[Optional[Dict[str, Dict[str, str]]]] = [s[2] or None for s in self.scanners]
         self.skip: Callable[..., Any] = re.compile(data["skip"]).match
         self._rules: Dict[type, List[Rule]] = {}
@@ -83,6 +88,12 @@ class Tables:
             found = self.matchers[i] = (name, text, None if text is not None else re.compile(pattern).match)
         return found
 
+    def _entry(self, k: int, i: int) -> Entry:
+        name, text, match = self._matcher(i)
+        words = self.unless[k]
+        return (name, text, match, words.get(name) if words else None,
+                name in self.newline, name in self.ignore)
+
     def scanner(self, k: int) -> Scanner:
         """Scanner ``k``: for each character, the terminals to try there."""
         found = self.compiled[k]
@@ -90,12 +101,12 @@ class Tables:
             by_char, wild, _, skipped = self.scanners[k]
             found = {}
             for chars, ids in by_char:
-                which = tuple(self._matcher(i) for i in ids)
+                which = tuple(self._entry(k, i) for i in ids)
                 for c in chars:
                     found[c] = which
             for c in skipped:
                 found[c] = SKIP
-            self.wild[k] = tuple(self._matcher(i) for i in wild)
+            self.wild[k] = tuple(self._entry(k, i) for i in wild)
             self.compiled[k] = found
         return found
 
@@ -112,11 +123,12 @@ class Tables:
             self._rules[builder] = found
         return found
 
-def load(path: Path, digest: str) -> Optional[Tables]:
+def load(path: Union[str, "os.PathLike[str]"], digest: str) -> Optional[Tables]:
     """The tables in ``path`` if they were made from the grammar whose
     digest is ``digest`` (else None: they are out of date)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as f:
+            data = json.loads(f.read())
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("grammar") != digest:
@@ -131,8 +143,8 @@ def parse(t: Tables, text: str, builder: Any, deepest_stack: int, longest: int) 
     raised) when the text is not one it reads."""
     rows, defaults, end_state = t.rows, t.defaults, t.end
     rules = t.rules(type(builder))
-    lexer_of, compiled, wild, unless = t.lexer_of, t.compiled, t.wild, t.unless
-    keep, newline, ignore, skip = t.keep, t.newline, t.ignore, t.skip
+    lexer_of, compiled, wild = t.lexer_of, t.compiled, t.wild
+    keep, skip = t.keep, t.skip
     states: List[int] = [t.start]
     values: List[Any] = []
     places: List[Any] = []
@@ -154,7 +166,7 @@ def parse(t: Tables, text: str, builder: Any, deepest_stack: int, longest: int) 
                     line_start = pos + value.rindex("\n") + 1
                 pos += len(value)
                 continue
-            for kind, plain, match in found:  # noqa: B007
+            for kind, plain, match, words, multiline, ignored in found:  # noqa: B007
                 if plain is not None:
                     if text.startswith(plain, pos):
                         value = plain
@@ -167,17 +179,16 @@ def parse(t: Tables, text: str, builder: Any, deepest_stack: int, longest: int) 
             else:
                 raise Unread("no terminal matches here")
             at_line, at_column = line, pos - line_start + 1
-            if kind in newline:
+            if multiline:
                 n = value.count("\n")
                 if n:
                     line += n
                     line_start = pos + value.rindex("\n") + 1
             pos += len(value)
-            if kind in ignore:
+            if ignored:
                 continue
-            words = unless[k]
-            if words is not None and kind in words:
-                kind = words[kind].get(value, kind)
+            if words is not None:
+                kind = words.get(value, kind)
             break
         if (len(states) > deepest_stack or len(value) > longest) and kind != "$END":
             raise Unread("past a limit")       # (Lark says which, and where)

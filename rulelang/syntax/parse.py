@@ -29,7 +29,14 @@ from .transform import ToIR, to_ir
 if TYPE_CHECKING:
     import lark
 
-GRAMMAR_PATH = tables.GRAMMAR_PATH
+
+def __getattr__(name: str) -> object:
+    """``GRAMMAR_PATH``: the grammar file (``tables.GRAMMAR_PATH``, made
+    when asked for: a load does not need ``pathlib``)."""
+    if name == "GRAMMAR_PATH":
+        return tables.GRAMMAR_PATH
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The default limits (see ``rulelang.limits``); kept as names for callers
 #: that read them.
@@ -51,8 +58,9 @@ def fast_tables() -> Optional[lalr.Tables]:
     from this grammar, else made now from Lark's parser (slow: run
     ``python -m rulelang.syntax``); None if the grammar is not one
     the fast path can read (then Lark reads every text)."""
-    grammar = GRAMMAR_PATH.read_bytes()
-    found = lalr.load(tables.TABLES_PATH, tables.grammar_digest(grammar))
+    with open(tables.GRAMMAR_FILE, "rb") as f:
+        grammar = f.read()
+    found = lalr.load(tables.TABLES_FILE, tables.grammar_digest(grammar))
     if found is None:
         try:
             found = lalr.Tables(tables.build(parser(), grammar))

@@ -22,22 +22,54 @@ from __future__ import annotations
 
 import collections
 import functools
-import hashlib
 import importlib
 import json
+import os
 import re
-from pathlib import Path
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: The version of the layout of the file (``lalr.FORMAT`` reads only its own).
 FORMAT = 1
 
-GRAMMAR_PATH = Path(__file__).with_name("rulelang.lark")
-TABLES_PATH = Path(__file__).with_name("rulelang.tables.json")
+#: The grammar and its tables, beside this module (as text: a load of a
+#: rule file does not import ``pathlib``; ``GRAMMAR_PATH`` and
+#: ``TABLES_PATH`` are the same as ``Path`` objects).
+GRAMMAR_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rulelang.lark")
+TABLES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rulelang.tables.json")
+
+
+def __getattr__(name: str) -> "Path":
+    if name in ("GRAMMAR_PATH", "TABLES_PATH"):
+        from pathlib import Path
+        return Path(GRAMMAR_FILE if name == "GRAMMAR_PATH" else TABLES_FILE)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _small_sha256() -> Any:
+    """hashlib's sha256, from the small module that has it when there is
+    one: ``hashlib`` loads OpenSSL, a tenth of the time a rule file's first
+    load took, and nothing else a load does needs it."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            return importlib.import_module(name).sha256
+        except (ImportError, AttributeError):
+            pass
+    import hashlib
+    return hashlib.sha256
+
+
+#: SHA-256 (``sha256(data).hexdigest()``), as hashlib's: imported with the
+#: package, so that nothing is imported when a game first asks for it
+#: (``Game.fingerprint``).
+sha256: Any = _small_sha256()
 
 
 def grammar_digest(text: bytes) -> str:
-    return hashlib.sha256(text).hexdigest()
+    """The SHA-256 of the grammar, that the tables name the grammar by."""
+    return sha256(text).hexdigest()  # type: ignore[no-any-return]
 
 
 @functools.lru_cache(maxsize=None)
@@ -46,11 +78,16 @@ def lark_parser() -> Any:
     once in a process: about a third of a second."""
     import lark
     return lark.Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        _read(GRAMMAR_FILE),
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
     )
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def _dispatch(ids: List[int], terminals: List[List[Any]]) -> List[Any]:
