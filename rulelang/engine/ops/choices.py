@@ -448,8 +448,8 @@ class ChooseNumberOp(ChoiceOp):
                f"_hi = {r.value(self.high)}", "if _hi - _lo >= st.limits.max_choices:",
                f"    O[{k}].bounds(st, fr)", "if _hi <= _lo:", f"    fr[{self.slot}] = _lo",
                f"    pc = {k + 1}", "else:", f"    st.waiting = {WAIT_DECISION}",
-               f"    st.actor = fr[{PLAYER}]", "    st.offer = (fr, range(_lo, _hi + 1))",
-               "    return False")
+               f"    st.actor = fr[{PLAYER}]", "    st.offer = (fr, _o := range(_lo, _hi + 1))",
+               *["    " + line for line in r.ready(k, "_o")], "    return False")
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
@@ -464,9 +464,6 @@ class ChooseNumberOp(ChoiceOp):
             return offer[1]
         lo, hi = self.bounds(st, fr)
         return range(lo, hi + 1)
-
-
-
 
 
 class PickPieceOp(Op):
