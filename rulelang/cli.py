@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import time
@@ -383,6 +384,11 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    if argv is None:
+        # The command owns its process: what the imports made lives until
+        # it ends, and no collection need walk it again, the one at exit
+        # included (the library leaves this to the program that imports it).
+        gc.freeze()
     args = build_parser().parse_args(argv)
     try:
         func: Callable[[argparse.Namespace], int] = args.func

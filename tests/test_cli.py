@@ -174,3 +174,21 @@ def test_a_rule_files_control_characters_reach_no_terminal(tmp_path, capsys):
     assert "\x1b" not in err and "\x07" not in err and "\\x1b[2J" in err
     line, caret = [ln for ln in err.splitlines() if "x += " in ln or ln.strip() == "^"][:2]
     assert line[caret.index("^"):].startswith("\\x1b[2J")     # (the character refused)
+
+
+def test_the_command_freezes_what_its_imports_made_and_the_library_does_not():
+    """The command owns its process, so it moves what the imports made out
+    of the cycle collector's sight (``gc.freeze``: no pass walks it again);
+    ``import rulelang`` in someone else's program freezes nothing (their
+    own garbage cycles must stay collectable)."""
+    code = ("import gc, sys\n"
+            "import rulelang\n"
+            "print(gc.get_freeze_count())\n"
+            "from rulelang import cli\n"
+            "sys.argv = ['rulelang', 'check', sys.argv[1]]\n"
+            "rc = cli.main()\n"
+            "print(gc.get_freeze_count() > 0, rc)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "nim.rules")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    lines = done.stdout.splitlines()
+    assert (lines[0], lines[-1]) == ("0", "True 0"), done.stdout + done.stderr
