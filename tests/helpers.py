@@ -78,3 +78,22 @@ def random_moves(state, rng, count):
         labels.append(move.label)
         state.apply(move)
     return labels
+
+
+def interrupt_after_the_work(monkeypatch, fired):
+    """Make ``State.apply`` fail (``KeyboardInterrupt``) once it has done all
+    a move does: after the rules ran, or as the next moves are listed where
+    the rules did not put them in place, whichever comes first while
+    ``fired`` is empty (the failure then appends to it)."""
+    from rulelang.engine import State
+
+    def then_fails(real):
+        def wrapped(self, *args):
+            done = real(self, *args)
+            if not fired:
+                fired.append(1)
+                raise KeyboardInterrupt
+            return done
+        return wrapped
+    for name in ("_run", "_legal"):
+        monkeypatch.setattr(State, name, then_fails(getattr(State, name)))

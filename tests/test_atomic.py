@@ -13,7 +13,7 @@ import pytest
 import rulelang
 from rulelang import IllegalMoveError, Limits, Move, RulesetRuntimeError
 from rulelang.engine import State
-from helpers import ROOT
+from helpers import ROOT, interrupt_after_the_work
 
 FAULTS = '''
 game "Faults"
@@ -132,19 +132,7 @@ def test_a_failure_rebuilds_every_value_a_move_changes(monkeypatch):
              if n not in State._CHANGING and n not in ("chance_record", "_base")]
     assert set(State._CHANGING) <= set(State.__slots__)
     fired = []
-
-    def then_fails(real):
-        # (The last things ``apply`` does: run the rules, list the next
-        # moves where the rules did not put them in place.)
-        def wrapped(self, *args):
-            done = real(self, *args)
-            if not fired:
-                fired.append(1)
-                raise KeyboardInterrupt
-            return done
-        return wrapped
-    monkeypatch.setattr(State, "_run", then_fails(State._run))
-    monkeypatch.setattr(State, "_legal", then_fails(State._legal))
+    interrupt_after_the_work(monkeypatch, fired)
     for path in (ROOT / "rulesets" / "northpole.rules", ROOT / "rulesets" / "endurance.rules"):
         game = rulelang.load(path)
         for chance in ("sample", "explicit"):

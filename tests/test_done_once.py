@@ -12,7 +12,7 @@ import pytest
 
 import rulelang
 from rulelang.engine import State
-from helpers import EXAMPLES, RULESETS, random_moves
+from helpers import EXAMPLES, RULESETS, interrupt_after_the_work, random_moves
 
 
 def _same(a: State, b: State) -> None:
@@ -130,30 +130,15 @@ def test_a_failed_move_after_a_reused_first_position_is_undone(path, monkeypatch
     states["restored"] = game.restore(states["new"].to_json())
     states["cloned"] = states["new"].clone()
     random_moves(states["cloned"], random.Random(3), 5)
-    real_run, real_legal = State._run, State._legal
     for state in states.values():
         if state.is_over:
             continue
         before = state.clone()
-        fired = []
-
-        def then_fails(real, fired=fired):
-            # (after the rules ran, or as the next moves are listed: the
-            # last things ``apply`` does)
-            def wrapped(self, *args):
-                done = real(self, *args)
-                if not fired:
-                    fired.append(1)
-                    raise KeyboardInterrupt
-                return done
-            return wrapped
         move = state.legal_moves()[0]
-        monkeypatch.setattr(State, "_run", then_fails(real_run))
-        monkeypatch.setattr(State, "_legal", then_fails(real_legal))
+        interrupt_after_the_work(monkeypatch, [])
         with pytest.raises(KeyboardInterrupt):
             state.apply(move)
-        monkeypatch.setattr(State, "_run", real_run)
-        monkeypatch.setattr(State, "_legal", real_legal)
+        monkeypatch.undo()
         _same(state, before)
         state.apply(move)
         before.apply(move)
