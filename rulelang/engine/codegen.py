@@ -323,11 +323,12 @@ class Runner:
     SPLITMIX = _SPLITMIX
     number = staticmethod(number)
 
-    def ready(self, k: int, key: str) -> Tuple[str, ...]:
+    def ready(self, k: int, key: str, player: str = f"fr[{O.PLAYER}]") -> Tuple[str, ...]:
         """The line that puts the moves of op ``k`` in place as it waits,
-        found by ``key`` (the source of its ``move_key``) and the player:
-        none (``State._legal`` makes them) until first made."""
-        return (f"st._moves = O[{k}].ready.get(({key}, fr[{O.PLAYER}]))",)
+        found by ``key`` (the source of its ``move_key``) and ``player``
+        (the source of who decides): none (``State._legal`` makes them)
+        until first made."""
+        return (f"st._moves = O[{k}].ready.get(({key}, {player}))",)
 
     def cond(self, fn: Optional[Compiled]) -> str:
         """Source of a condition (or True when there is none)."""

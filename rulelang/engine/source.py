@@ -272,7 +272,7 @@ class Source(PieceQueries):
         if e.cond is None:
             return f"((_seat({self.src(e.player)}) + 1) % st.n)"
         start = self.src(e.player)
-        var, cond = self.looking_at_players(e, e.cond)
+        var, cond = self.looking_at_players(e.cond)
         return f"{self.const(next)}(({var} for {var} in {self.const(seats_after)}(st.n, " \
                f"_seat({start})) if {cond}), None)"
 
@@ -326,15 +326,15 @@ class Source(PieceQueries):
         value_of = self.const(self.ctx.prog.card_table(e.prop, 0).__getitem__)
         return f"sum(map({value_of}, st.piles[{self.pile(e.pile)}]))"
 
-    def looking_at_players(self, e: ir.Expr, node: Optional[ir.Expr]) -> Tuple[str, str]:
-        """(seat variable, source of ``node`` with that seat in scope)."""
+    def looking_at_players(self, *nodes: Optional[ir.Expr]) -> Tuple[str, ...]:
+        """(seat variable, the source of each of ``nodes`` with that seat in
+        scope: "True" for none)."""
         var = self.temp()
         saved, self.player = self.player, var
         try:
-            body = "True" if node is None else self.src(node)
+            return (var, *("True" if node is None else self.src(node) for node in nodes))
         finally:
             self.player = saved
-        return var, body
 
     def player_column(self, node: Optional[ir.Expr]) -> Optional[str]:
         """Source of the list of every player's value of a stat, when
@@ -360,7 +360,7 @@ class Source(PieceQueries):
             if e.quantifier == "count":
                 return f"{column}.count({value})"
             return f"({value} {'in' if e.quantifier == 'any' else 'not in'} {column})"
-        var, cond = self.looking_at_players(e, e.cond)
+        var, cond = self.looking_at_players(e.cond)
         other = f"{var} != {self.player} and " if e.other else ""
         loop = f"for {var} in range(st.n) if {other}{cond}"
         if e.quantifier == "count":
@@ -376,14 +376,8 @@ class Source(PieceQueries):
         if column is not None and not e.other and e.cond is None:
             values = column
         else:
-            var = self.temp()
-            saved, self.player = self.player, var
-            try:
-                value = self.src(e.value)
-                cond = None if e.cond is None else self.cond(e.cond)
-            finally:
-                self.player = saved
-            tests = ([f"{var} != {saved}"] if e.other else []) + ([cond] if cond else [])
+            var, value, cond = self.looking_at_players(e.value, e.cond)
+            tests = ([f"{var} != {self.player}"] if e.other else []) + ([cond] if e.cond else [])
             where = f" if {' and '.join(tests)}" if tests else ""
             values = f"[{value} for {var} in range(st.n){where}]"
         if e.which != "sum":

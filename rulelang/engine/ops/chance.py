@@ -132,8 +132,8 @@ class RollOp(Op):
                 cond = f"{r.const(prog.reroll[0])}(st, [None, 0, _tp])"
             r.emit(d, "_tp = st.turn_player", f"if _tp is not None and {cond}:",
                    f"    st.wait({WAIT_DECISION}, _tp)", "    st.rerolling = True",
-                   f"    fr[{PC}] = {k}",
-                   f"    st._moves = O[{k}].ready.get(((\"reroll\", _tot), _tp))", "    return False")
+                   f"    fr[{PC}] = {k}", *["    " + line for line in r.ready(k, "('reroll', _tot)", "_tp")],
+                   "    return False")
         r.emit(d, f"pc = {k + 1}")
         return True
 
