@@ -97,3 +97,27 @@ def interrupt_after_the_work(monkeypatch, fired):
         return wrapped
     for name in ("_run", "_legal"):
         monkeypatch.setattr(State, name, then_fails(getattr(State, name)))
+
+
+def play_in_step(a, b, rng, check=None):
+    """Play states ``a`` and ``b`` with the same moves until ``a`` is over:
+    each a random pick from ``a``'s legal moves (a chance outcome weighted
+    by its probability), which must be ``b``'s too (labels and
+    probabilities); ``check(a, b, moves)`` before each move and at the end.
+    Returns the number of moves made."""
+    moves = 0
+    while True:
+        if check is not None:
+            check(a, b, moves)
+        if a.is_over:
+            return moves
+        legal = a.legal_moves()
+        assert [(m.label, m.probability) for m in legal] == \
+            [(m.label, m.probability) for m in b.legal_moves()]
+        if a.current_player == rulelang.CHANCE:
+            move = rng.choices(legal, weights=[float(m.probability) for m in legal])[0]
+        else:
+            move = rng.choice(legal)
+        a.apply(move.label)
+        b.apply(move.label)
+        moves += 1

@@ -12,9 +12,8 @@ import random
 import pytest
 
 import rulelang
-from rulelang import CHANCE
 from rulelang.testing import op_by_op
-from helpers import RULESETS, shipped
+from helpers import RULESETS, play_in_step, shipped
 
 GAMES = 12
 
@@ -33,24 +32,13 @@ def test_generated_code_plays_as_the_ops(path, chance):
         log = i % 2 == 0
         a = generated.new_game(players=players, seed=i, chance=chance, log=log)
         b = reference.new_game(players=players, seed=i, chance=chance, log=log)
-        rng = random.Random(i)
         same = SameSaves()
-        while True:
-            assert same(a, b), f"game {i} differs after {steps} moves"
+
+        def check(a, b, moves, i=i, log=log, same=same):
+            assert same(a, b), f"game {i} differs after {moves} moves"
             if log:
                 assert same.new_texts(a) == same.new_texts(b)
-            if a.is_over:
-                break
-            moves = a.legal_moves()
-            assert [(m.label, m.probability) for m in moves] == \
-                [(m.label, m.probability) for m in b.legal_moves()]
-            if a.current_player == CHANCE:
-                move = rng.choices(moves, weights=[float(m.probability) for m in moves])[0]
-            else:
-                move = rng.choice(moves)
-            a.apply(move.label)
-            b.apply(move.label)
-            steps += 1
+        steps += play_in_step(a, b, random.Random(i), check)
         assert a.to_json() == b.to_json()
         assert [e.text for e in a.log] == [e.text for e in b.log]
         assert a.result() == b.result()

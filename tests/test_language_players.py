@@ -13,12 +13,12 @@ import random
 import pytest
 
 import rulelang
-from rulelang import CHANCE, ir
+from rulelang import ir
 from rulelang.check import check
 from rulelang.ir import serialize
 from rulelang.syntax import parse
 from rulelang.testing import op_by_op
-from helpers import game, labels, shipped
+from helpers import game, labels, play_in_step, shipped
 
 # ---------------------------------------------------------------- parsing
 
@@ -362,17 +362,7 @@ def test_generated_code_plays_liars_dice_as_the_ops(chance):
         players = 2 + i % 3
         a = generated.new_game(players=players, seed=i, chance=chance)
         b = reference.new_game(players=players, seed=i, chance=chance)
-        rng = random.Random(i)
-        while not a.is_over:
-            ms = a.legal_moves()
-            assert [m.label for m in ms] == [m.label for m in b.legal_moves()]
-            if a.current_player == CHANCE:
-                move = rng.choices(ms, weights=[float(m.probability) for m in ms])[0]
-            else:
-                move = rng.choice(ms)
-            a.apply(move.label)
-            b.apply(move.label)
-            moves += 1
+        moves += play_in_step(a, b, random.Random(i))
         assert a.to_json() == b.to_json()
         assert [e.text for e in a.log] == [e.text for e in b.log]
     assert moves > 100

@@ -15,12 +15,12 @@ import jsonschema
 import pytest
 
 import rulelang
-from rulelang import CHANCE, RulesetCheckError
+from rulelang import RulesetCheckError
 from rulelang.check import check
 from rulelang.ir import schema, serialize
 from rulelang.syntax import parse
 from rulelang.testing import op_by_op
-from helpers import ROOT, game, line_of, play
+from helpers import ROOT, game, line_of, play, play_in_step
 
 SCALES = ROOT / "tests" / "conformance" / "scales.rules"
 
@@ -296,6 +296,10 @@ def test_round_trip_through_json_and_the_schema(tmp_path):
     assert sa.to_json() == sb.to_json() and sa.result() == sb.result()
 
 
+def _same_json(a, b, moves):
+    assert a.to_json() == b.to_json(), f"the saves differ after {moves} moves"
+
+
 @pytest.mark.parametrize("chance", ["sample", "explicit"])
 def test_generated_code_plays_as_the_ops(chance):
     generated = rulelang.load(SCALES)
@@ -305,19 +309,8 @@ def test_generated_code_plays_as_the_ops(chance):
         players = 1 + i % 3
         a = generated.new_game(players=players, seed=i, chance=chance)
         b = reference.new_game(players=players, seed=i, chance=chance)
-        rng = random.Random(i)
-        while not a.is_over:
-            assert a.to_json() == b.to_json()
-            moves = a.legal_moves()
-            assert [m.label for m in moves] == [m.label for m in b.legal_moves()]
-            if a.current_player == CHANCE:
-                move = rng.choices(moves, weights=[float(m.probability) for m in moves])[0]
-            else:
-                move = rng.choice(moves)
-            a.apply(move.label)
-            b.apply(move.label)
-            steps += 1
-        assert a.to_json() == b.to_json() and a.result() == b.result()
+        steps += play_in_step(a, b, random.Random(i), _same_json)
+        assert a.result() == b.result()
         assert [e.text for e in a.log] == [e.text for e in b.log]
     assert steps > 100
 
