@@ -328,7 +328,7 @@ class Runner:
         found by ``key`` (the source of its ``move_key``) and ``player``
         (the source of who decides): none (``State._legal`` makes them)
         until first made."""
-        return (f"st._moves = O[{k}].ready.get(({key}, {player}))",)
+        return (f"st._moves = O[{k}].kept.get(({key}, {player}))",)
 
     def cond(self, fn: Optional[Compiled]) -> str:
         """Source of a condition (or True when there is none)."""

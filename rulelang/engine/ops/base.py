@@ -179,7 +179,7 @@ MOST_KEPT = 256
 class Op:
     """Base op: straight-line work done by ``fn``."""
 
-    __slots__ = ("where", "kept", "ready")
+    __slots__ = ("where", "kept")
     waits = False
 
     if TYPE_CHECKING:
@@ -188,12 +188,11 @@ class Op:
 
     def __init__(self, where: Where) -> None:
         self.where = where  # (rule name, ir.Pos) for error messages
-        #: (``move_key``, player) -> the moves made for it (``move_list``)
+        #: (``move_key``, player) -> the moves made for it (``move_list``),
+        #: as ``State._legal`` keeps them, ``(moves, None, op)``: the
+        #: generated code puts them in place as it waits (``Runner.ready``),
+        #: so that the move needs no lookup
         self.kept: Dict[Any, Any] = {}
-        #: the moves of ``kept`` as ``State._legal`` keeps them, by the same
-        #: key: the generated code puts them in place as it waits
-        #: (``Writer.ready``), so that the move needs no lookup
-        self.ready: Dict[Any, Any] = {}
 
     def choices(self, st: St, fr: Frame) -> Sequence[Any]:
         """The values of the moves legal here, without their labels (for
@@ -222,10 +221,8 @@ class Op:
         if found is None:
             if len(kept) >= MOST_KEPT:
                 kept.clear()
-                self.ready.clear()
-            found = kept[key] = make(self.moves(st, fr), player)
-            self.ready[key] = (found, None, self)
-        return found
+            found = kept[key] = (make(self.moves(st, fr), player), None, self)
+        return found[0]
 
     def error(self, st: St, message: str) -> RulesetError:
         """A runtime error that names this op's rule, file and line."""

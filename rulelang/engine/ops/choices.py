@@ -567,9 +567,9 @@ class ChooseOneOfOp(ChoiceOp):
         found = self.choices(st, fr)
         key = (tuple(found), player)    # (a thing's label never changes)
         kept = self.kept
-        made = kept.get(key)
-        if made is not None:
-            return made
+        found_before = kept.get(key)
+        if found_before is not None:
+            return found_before[0]
         # Each move too is made once: the move for a thing, a player and a
         # place in the list is always the same (``ones``: by player, a
         # table per place); a list of things not kept whole (a hand of
@@ -594,9 +594,7 @@ class ChooseOneOfOp(ChoiceOp):
                 made.append(one)
         if len(kept) >= MOST_KEPT:
             kept.clear()
-            self.ready.clear()
-        kept[key] = made
-        self.ready[key] = (made, None, self)
+        kept[key] = (made, None, self)
         return made
 
     def move_key(self, st: St, fr: Frame) -> Any:
