@@ -214,6 +214,13 @@ class Source(PieceQueries):
                     prog.resolved.type_of(e) == check_types.NUM:
                 lo, hi = prog.bounds.get(e.name, (None, None))
                 out = (lo, hi) if type(lo) is int and type(hi) is int else None
+        elif isinstance(e, ir.Attr) and self.attr_of(e) == "card":
+            # (a value printed on a card: the least and the most of them; a
+            # card without it, or none, gives none, which a sum refuses
+            # as it is worked out, checked or not)
+            printed = [v for v in prog.card_table(e.name) if v is not None]
+            if printed and all(type(v) is int for v in printed):
+                out = (min(printed), max(printed))
         elif isinstance(e, ir.Attr) and self.attr_of(e) == "piece" and \
                 e.name not in prog.piece_slot[self.ctx.piece_locals[e.obj]]:
             # (a value printed on a piece: the least and the most of them)
@@ -233,6 +240,19 @@ class Source(PieceQueries):
         if out is None or not -big <= out[0] <= out[1] <= big:
             return None
         return out
+
+    def kept_as_is(self, e: ir.Expr, lo: int, hi: int) -> bool:
+        """Whether every value ``e`` can have is one a keeper of bounds
+        ``lo``..``hi`` (``runtime.keeper``) keeps as it is, so a write of it
+        needs no check: a number known to be within them, none, a yes/no
+        value, a word, a player (a seat, within ``players``)."""
+        kind = self.ctx.prog.resolved.type_of(e)
+        if kind in (check_types.BOOL, check_types.TEXT):
+            return True
+        if kind == check_types.PLAYER:
+            return lo <= 0 and self.ctx.prog.rs.max_players - 1 <= hi
+        found = self.bounds(e) if kind == check_types.NUM else None
+        return found is not None and lo <= found[0] and found[1] <= hi
 
     def s_Compare(self, e: ir.Compare) -> str:
         a, b = self.src(e.left), self.src(e.right)

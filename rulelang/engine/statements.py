@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Union
 
 from .. import ir
-from ..check.types import NUM
+from ..check.types import NUM, POOL
 from . import codegen
 from . import ops as O
 from .kinds import CARD, SEAT, VALUE, Lowering
@@ -123,14 +123,18 @@ class PureBlock:
             # A plain int inside the bounds is kept as it is; anything else
             # goes through the keeper (clamped, checked, or not a number).
             lo, hi = keep.bounds
-            if s.op == "=" and isinstance(s.value, ir.Num) and type(s.value.value) is int \
-                    and lo <= s.value.value <= hi:
-                self.line(depth, f"{place} = {value}")     # (a number the keeper keeps as it is)
+            if s.op == "=" and self.source.kept_as_is(s.value, lo, hi):
+                self.line(depth, f"{place} = {value}")     # (a value the keeper keeps as it is)
                 self.hide_again(s.target, depth)
                 return
             t = self.source.temp()
             types = self.ctx.prog.resolved.type_of
-            if s.op != "=" and types(s.target) == types(s.value) == NUM:
+            if s.op == "=" and types(s.value) == POOL:
+                # (dice: a pool past Limits.max_dice is the keeper's error)
+                self.line(depth, f"{place} = {t} if type({t} := {value}) is tuple and "
+                                 f"len({t}) <= {self.ctx.prog.limits.max_dice} "
+                                 f"else {self.source.const(keep)}({t})")
+            elif s.op != "=" and types(s.target) == types(s.value) == NUM:
                 # ('+=' on whole numbers gives a whole number, or fails as it is worked out)
                 self.line(depth, f"{place} = {t} if {lo} <= ({t} := {value}) <= {hi} "
                                  f"else {self.source.const(keep)}({t})")
