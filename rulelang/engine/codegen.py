@@ -240,8 +240,9 @@ class Runner:
         for k, op in enumerate(code):
             if not isinstance(op, _STRAIGHT):
                 # The machine may come back to an op that waits or calls
-                # (the op itself or the one after it).
-                out.update((k, k + 1))
+                # (the op itself or the one after it); control may leave
+                # any other to the one after it, or elsewhere.
+                out.update((k, k + 1) if op.resumable else (k + 1,))
             for name in ("target", "end"):
                 t = getattr(op, name, None)
                 if isinstance(t, int) and not isinstance(t, bool):

@@ -181,6 +181,11 @@ class Op:
 
     __slots__ = ("where", "kept")
     waits = False
+    #: Whether the machine may come back to this op (it waits, calls a
+    #: rule, or changes the stack): generated code then dispatches to it
+    #: (``Runner.leaders``).  Jumps, tests and loop steps are only ever
+    #: reached by falling through or by a jump.
+    resumable = True
 
     if TYPE_CHECKING:
         # What an op that can wait has (the others never wait for a move).

@@ -16,6 +16,7 @@ class Jump(Op):
     ``cost``, the work of the next pass (``work.Work.loop_pass``)."""
 
     __slots__ = ("target", "cost")
+    resumable = False
 
     def __init__(self, where: Where, target: Optional[int] = None, cost: int = 0) -> None:
         super().__init__(where)
@@ -35,6 +36,7 @@ class Jump(Op):
 
 class JumpUnless(Op):
     __slots__ = ("cond", "target")
+    resumable = False
 
     def __init__(self, where: Where, cond: Compiled, target: Optional[int] = None) -> None:
         super().__init__(where)
@@ -59,6 +61,7 @@ class DispatchOp(Op):
     """Go to the row of a table that the roll in local 0 names."""
 
     __slots__ = ("targets", "end")
+    resumable = False
 
     def __init__(self, where: Where, targets: List[int], end: int) -> None:
         super().__init__(where)
@@ -278,6 +281,7 @@ class ForEachOp(Op):
     scope before the loop; ``var`` (if any) receives each player."""
 
     __slots__ = ("work", "saved", "var", "other", "cond", "end")
+    resumable = False
 
     def __init__(self, where: Where, work: int, saved: int, var: Optional[int], other: bool,
                  cond: Optional[Compiled], end: Optional[int] = None) -> None:
@@ -319,12 +323,15 @@ class ForEachOp(Op):
         r.emit(r.D, r.at(self), f"_w = fr[{self.work}]", "if _w is None:",
                f"    _i, _first = 0, {r.prog.first_seat_src}", f"    fr[{self.saved}] = fr[{PLAYER}]",
                "else:", "    _i, _first = _w", f"    fr[{PLAYER}] = fr[{self.saved}]",
-               "_n = st.n", f"_me = fr[{self.saved}]", "while _i < _n:",
+               "_n = st.n", *([f"_me = fr[{self.saved}]"] if self.other else []), "while _i < _n:",
                "    _sq = (_first + _i) % _n", "    _i += 1")
         if self.other:
             r.emit(r.D + 1, "if _sq == _me:", "    continue")
-        r.emit(r.D + 1, set_seat, f"if {r.cond(self.cond)}:",
-               f"    fr[{self.work}] = (_i, _first)", f"    pc = {k + 1}", "    break")
+        found = (f"fr[{self.work}] = (_i, _first)", f"pc = {k + 1}", "break")
+        if self.cond is None:
+            r.emit(r.D + 1, set_seat, *found)
+        else:
+            r.emit(r.D + 1, set_seat, f"if {r.value(self.cond)}:", *["    " + x for x in found])
         r.emit(r.D, "else:", f"    fr[{PLAYER}] = fr[{self.saved}]", f"    fr[{self.work}] = None",
                f"    pc = {self.end}")
         return True
@@ -335,6 +342,7 @@ class CounterOp(Op):
     when it reaches 0."""
 
     __slots__ = ("work", "times", "end")
+    resumable = False
 
     def __init__(self, where: Where, work: int, times: Compiled, end: Optional[int] = None) -> None:
         super().__init__(where)
@@ -364,6 +372,7 @@ class ClearOp(Op):
     """Reset a loop's work local (used by ``stop``) and jump."""
 
     __slots__ = ("slots", "restore", "target")
+    resumable = False
 
     def __init__(self, where: Where, slots: List[int], restore: Optional[int],
                  target: Optional[int] = None) -> None:
@@ -424,6 +433,7 @@ class PhaseOp(Op):
     """Start of a phase: skipped when ``skip`` named it this turn."""
 
     __slots__ = ("name", "end")
+    resumable = False
 
     def __init__(self, where: Where, name: str, end: Optional[int] = None) -> None:
         super().__init__(where)
