@@ -355,3 +355,53 @@ def test_spaces_at_a_distance_are_looked_up_and_give_the_plain_answer():
             assert st.stat("diagonal", seat) == sum(
                 1 for c in cells.values() if (c["x"] - h["x"], c["y"] - h["y"]) in ((1, 1), (-1, -1)))
             assert st.stat("spread", seat) == sum(1 + c["mark"] for c in cells.values() if cheb(c, h) == 2)
+
+
+def _grid_lines(w, h):
+    """A w×h grid's four lines (east/west, north/south and the diagonals),
+    as the compiler holds a board's: (forward steps, back steps), each
+    space's next space or none."""
+    def steps(dx, dy):
+        return [(x + dx) + (y + dy) * w if 0 <= x + dx < w and 0 <= y + dy < h else None
+                for y in range(h) for x in range(w)]
+    return tuple((steps(dx, dy), steps(-dx, -dy)) for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)))
+
+
+def _ring_lines(n):
+    """A ring of n spaces, one line around it."""
+    return (([(i + 1) % n for i in range(n)], [(i - 1) % n for i in range(n)]),)
+
+
+@pytest.mark.parametrize("name, lines", [("3x3", _grid_lines(3, 3)), ("5x4", _grid_lines(5, 4)),
+                                         ("7x6", _grid_lines(7, 6)), ("ring 6", _ring_lines(6)),
+                                         ("ring 3", _ring_lines(3))])
+def test_runs_read_at_once_answer_what_the_walk_answers(name, lines):
+    """'N in a row through s where FIELD is V' read from a table of the runs
+    through each space (``row_windows``, each run's values taken at once)
+    answers what the walk along the lines answers, on every space, for
+    random boards of three values; where the table is not the better way
+    (a ring closer than N, too many runs through a space) there is none."""
+    from rulelang.engine.runtime import _in_a_row_is, _rows_through, row_windows
+
+    rng = random.Random(name)
+    spaces = len(lines[0][0])
+    tables = []
+    for n in range(1, 9):
+        windows = row_windows(lines, n)
+        if windows is None:
+            continue
+        tables.append(n)
+        found = 0
+        for _ in range(40):
+            values = [rng.choice((None, 0, 1)) for _ in range(spaces)]
+            for start in range(spaces):
+                for value in (None, 0, 1):
+                    walked = _in_a_row_is(start, n, lines, values, value)
+                    assert _rows_through(start, n, windows, values, value) == walked, \
+                        (n, start, value, values)
+                    found += walked
+        assert found or not any(windows), n        # runs were there to be found
+    # None below 2, past 8 runs through a space (a 5x4 board's middle for
+    # 3 in a row), or for a ring closer than N (its runs would meet).
+    assert tables == {"3x3": [2, 3, 4, 5, 6, 7, 8], "5x4": [2, 4, 5, 6, 7, 8],
+                      "7x6": [2, 6, 7, 8], "ring 6": [2, 3], "ring 3": [2]}[name]

@@ -272,6 +272,55 @@ def _farthest_is(start: Optional[int], steps: List[Optional[int]], values: Any,
     return here
 
 
+#: The most runs through one space, and the most spaces on a board, for
+#: which ``row_windows`` makes a table (past them, walking the lines asks
+#: fewer spaces, and the table would be large).
+MOST_WINDOWS, MOST_SPACES = 8, 4096
+
+
+def row_windows(lines: Any, n: int) -> Optional[Tuple[Tuple[Callable[[Any], Any], ...], ...]]:
+    """For each space, a getter (``operator.itemgetter``) of each run of
+    ``n`` spaces in a row through it, along the board's ``lines``; None
+    where the walk (``_in_a_row_is``) is the better way: a line that comes
+    back to a space it passed within ``n`` steps (a ring, which the walk
+    ends where it began), more than ``MOST_WINDOWS`` runs through a space,
+    a board of more than ``MOST_SPACES`` spaces, or ``n`` below 2."""
+    if not 2 <= n <= MOST_WINDOWS or not lines or len(lines[0][0]) > MOST_SPACES:
+        return None
+    table = []
+    for start in range(len(lines[0][0])):
+        getters: List[Callable[[Any], Any]] = []
+        for forward, back in lines:
+            rays = []
+            for steps in (forward, back):
+                ray, i = [], steps[start]
+                while i is not None and len(ray) < n - 1:
+                    ray.append(i)
+                    i = steps[i]
+                rays.append(ray)
+            row = rays[1][::-1] + [start] + rays[0]
+            if len(set(row)) < len(row):
+                return None
+            getters += [operator.itemgetter(*row[j:j + n]) for j in range(len(row) - n + 1)]
+        if len(getters) > MOST_WINDOWS:
+            return None
+        table.append(tuple(getters))
+    return tuple(table)
+
+
+def _rows_through(start: Optional[int], n: int, windows: Any, values: Any, value: Any) -> bool:
+    """``_in_a_row_is`` read from ``row_windows``' table: whether one of the
+    runs of ``n`` spaces through ``start`` has ``value`` at every space
+    (each run's values taken at once, in C)."""
+    if start is None or values[start] != value:
+        return False
+    every = (value,) * n
+    for run in windows[start]:
+        if run(values) == every:
+            return True
+    return False
+
+
 def _in_a_row_is(start: Optional[int], n: int, lines: Any, values: Any, value: Any) -> bool:
     """Whether ``n`` spaces or more in a row, each with ``value`` in
     ``values`` (one per space), run through space ``start`` along one of
@@ -312,7 +361,7 @@ def _seat(player: Any) -> int:
 
 GENERATED_ENV: Dict[str, Any] = {
     "_seat": _seat, "_reveal": _reveal, "_in_a_row": _in_a_row, "_farthest": _farthest,
-    "_in_a_row_is": _in_a_row_is, "_farthest_is": _farthest_is, "_compress": itertools.compress, "_connected": _connected, "_distance": _distance, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
+    "_in_a_row_is": _in_a_row_is, "_rows_through": _rows_through, "_farthest_is": _farthest_is, "_compress": itertools.compress, "_connected": _connected, "_distance": _distance, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,

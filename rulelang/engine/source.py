@@ -13,7 +13,7 @@ from . import codegen
 from .kinds import Lowering
 from .ops import PLAYER
 from .queries import PieceQueries
-from .runtime import CMP
+from .runtime import CMP, row_windows
 
 
 class Source(PieceQueries):
@@ -502,6 +502,10 @@ class Source(PieceQueries):
         lines = self.const(ctx.prog.board_lines[pset])
         column = self.piece_column(pset, self.temp(), e.cond)
         if column is not None:      # (each space's value in a list, no function per space)
+            n = e.count.value if isinstance(e.count, ir.Num) and type(e.count.value) is int else 0
+            windows = row_windows(ctx.prog.board_lines[pset], n)
+            if windows is not None:     # (each run through the space read at once)
+                return f"_rows_through({x}, {n}, {self.const(windows)}, {column[0]}, {column[1]})"
             return f"_in_a_row_is({x}, {self.src(e.count)}, {lines}, {column[0]}, {column[1]})"
         return f"_in_a_row({x}, {self.src(e.count)}, {lines}, {self.about_a_space(pset, e.cond)})"
 
