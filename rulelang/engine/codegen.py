@@ -358,6 +358,13 @@ class Runner:
 
     def jump(self, depth: int, k: int, target: int, cost: object = 1,
              op: Optional[O.Op] = None) -> None:
+        """Go to op ``target`` from op ``k``.  A jump forward to a jump goes
+        where that one goes, as it would (its lines written here: no pass
+        through the dispatch for it)."""
+        then = self.code[target] if k < target < len(self.code) else None
+        if type(then) is O.Jump:
+            self.jump(depth, target, then.target, max(then.cost, 1), then)
+            return
         self.emit(depth, f"pc = {target}")
         if target <= k:
             if op is not None:      # a limit reached here names the loop, as op by op
