@@ -1,10 +1,12 @@
 """The engine against hand-written twins on small games, where the fixed
 cost of a move (listing moves, resuming, dispatch) is most of the time.
 
-    python benchmarks/small_games.py [--seconds 1] [--rounds 5] [--games 1000] [GAME...]
+    python benchmarks/small_games.py [--seconds 1] [--rounds 5] [--games 1000] [--every-count] [GAME...]
 
 For each game in examples/ (each has a twin in benchmarks/twins/), at its
-smallest number of players: random playouts through the move API
+smallest number of players (with ``--every-count``, at each number it
+allows, up to 6; the geometric means are then given over every row and
+over the smallest counts alone): random playouts through the move API
 (``legal_moves`` + ``apply``, log off), batched (``Game.playouts``) and by
 the twin, interleaved round by round; the table gives playouts/s (medians)
 and how many times slower the engine is (ratio of medians), and the
@@ -101,6 +103,8 @@ def main(argv=None):
     p.add_argument("--seconds", type=float, default=1.0)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--games", type=int, default=1000, help="games counted for moves/game, each side")
+    p.add_argument("--every-count", action="store_true",
+                   help="each number of players a game allows (up to 6), not only its smallest")
     p.add_argument("names", nargs="*", metavar="GAME", help=f"some of {', '.join(GAMES)}")
     args = p.parse_args(argv)
     names = args.names or GAMES
@@ -109,12 +113,15 @@ def main(argv=None):
     print(f"{'':<16}{'':>3}{'moves/game':^16}{'playouts/s and how many times slower':^47}".rstrip())
     print(f"{'game':<16}{'pl':>3}{'by hand':>8}{'engine':>8}{'by hand':>11}{'API':>9}{'slower':>8}"
           f"{'batched':>11}{'slower':>8}")
-    api_ratios, batch_ratios = [], []
+    api_ratios, batch_ratios, smallest = [], [], []
+    rows = []
     for name in names:
         game = rulelang.load(ROOT / "examples" / f"{name}.rules")
+        most = min(game.max_players, 6) if args.every_count else game.min_players
+        rows += [(name, game, n) for n in range(game.min_players, most + 1)]
+    for name, game, players in rows:
         module = importlib.import_module(f"twins.{name}")
         twin = module.playout
-        players = game.min_players
         lengths = twin_moves(module, players, args.games), engine_moves(game, players, args.games)
         ways = {"hand": lambda i, twin=twin, players=players: twin(i, players),
                 "api": through_api(game, players),
@@ -127,11 +134,18 @@ def main(argv=None):
         a, b = med["hand"] / med["api"], med["hand"] / med["batched"]
         api_ratios.append(a)
         batch_ratios.append(b)
+        if players == game.min_players:
+            smallest.append((a, b))
         print(f"{name:<16}{players:>3}{lengths[0]:>8.1f}{lengths[1]:>8.1f}{med['hand']:>11.0f}"
               f"{med['api']:>9.0f}{a:>7.1f}x{med['batched']:>11.0f}{b:>7.1f}x", flush=True)
     gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))   # noqa: E731
-    print(f"{'geomean':<16}{'':>3}{'':>8}{'':>8}{'':>11}{'':>9}{gm(api_ratios):>7.1f}x{'':>11}"
-          f"{gm(batch_ratios):>7.1f}x")
+    means = [("geomean", api_ratios, batch_ratios)]
+    if len(smallest) < len(rows):
+        means = [("geomean, all", api_ratios, batch_ratios),
+                 ("geomean, fewest", [a for a, _ in smallest], [b for _, b in smallest])]
+    for label, apis, batches in means:
+        print(f"{label:<19}{'':>8}{'':>8}{'':>11}{'':>9}{gm(apis):>7.1f}x{'':>11}"
+              f"{gm(batches):>7.1f}x")
 
 
 if __name__ == "__main__":
