@@ -79,7 +79,9 @@ class Source(PieceQueries):
             return str(prog.pile_index[ref.name])
         j = prog.player_pile_index[ref.name]
         owner = f"fr[{self.ctx.locals[ref.owner]}]" if ref.owner is not None else self.player
-        return f"(st.nshared + {j} * st.n + {owner})" if j else f"(st.nshared + {owner})"
+        if j == 0:
+            return f"(st.nshared + {owner})"
+        return f"(st.nshared + {'' if j == 1 else f'{j} * '}st.n + {owner})"
 
     @staticmethod
     def _or_none(at: str, x: str) -> str:
