@@ -8,6 +8,7 @@ gives exactly what the plain loop over the pieces gives
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -64,9 +65,15 @@ class PieceQueries:
                 rest = [x for x in rest if x is not part]
                 break
         else:
-            if keep is None:
+            flag = self.flag_column(pset, var, rest, keep) if loop is None else None
+            if flag is not None:
+                among, part = flag
+                rest = [x for x in rest if x is not part]
+                fixed = None
+            elif keep is None:
                 return f"range({n})", self.where(pset, var, cond), None
-            among, fixed = self.const(keep), keep
+            else:
+                among, fixed = self.const(keep), keep
         if not rest:
             return among, "", fixed
         self.ctx.piece_scope.append((pset, var))
@@ -116,6 +123,80 @@ class PieceQueries:
                 continue
             return f"{self.const({k: tuple(v) for k, v in index.items()})}.get({value}, ())"
         return None
+
+    def flag_column(self, pset: str, var: str, rest: Sequence[ir.Expr],
+                    keep: Optional[Tuple[int, ...]]) -> Optional[Tuple[str, ir.Expr]]:
+        """(the pieces to look at, the part it answers), when a part of the
+        'and' is a yes/no state field of the piece looked at (``disc``,
+        ``not turned``): the pieces whose field says so are picked out in C
+        (``itertools.compress`` over that field's values, one slice of the
+        state), and the rest asked only of them.  Only where nothing runs
+        between the pieces (a count, a search, a choice: the field is read
+        once, as the query starts), and only when every part before it can
+        never fail (it is asked first now, so a piece it leaves out is
+        never asked the others)."""
+        for part in rest:
+            negated = isinstance(part, ir.Not)
+            field = self._state_field(pset, var, part.operand if isinstance(part, ir.Not) else part)
+            if field is not None:
+                break
+            if not self._never_fails(pset, var, part):
+                return None
+        else:
+            return None
+        prog = self.ctx.prog
+        base, K = prog.piece_base[pset], prog.piece_K[pset]
+        start = base + prog.piece_slot[pset][field]
+        if keep is None:
+            n = len(prog.piece_names[pset])
+            step = "" if K == 1 else f":{K}"
+            values, pieces = f"st.g[{start}:{start + (n - 1) * K + 1}{step}]", f"range({n})"
+        elif len(keep) >= 2:
+            values = f"{self.const(operator.itemgetter(*(start + i * K for i in keep)))}(st.g)"
+            pieces = self.const(keep)
+        else:
+            return None
+        if negated:
+            values = f"map(_not, {values})"
+        return f"_compress({pieces}, {values})", part
+
+    def _state_field(self, pset: str, var: str, e: ir.Expr) -> Optional[str]:
+        """The field ``e`` names, when it is a bare name of a state field
+        (one that play changes) of the piece of ``pset`` in ``var``."""
+        if not isinstance(e, ir.Name):
+            return None
+        ctx = self.ctx
+        ctx.piece_scope.append((pset, var))
+        try:
+            bound = ctx.bind(e)
+            mine = bound.kind == resolve.PIECE and ctx.piece_scope[bound.scope] == (pset, var)
+        finally:
+            ctx.piece_scope.pop()
+        return e.name if mine and e.name in ctx.prog.piece_slot[pset] else None
+
+    def _never_fails(self, pset: str, var: str, e: ir.Expr) -> bool:
+        """Whether asking ``e`` of the piece in ``var`` can never fail: a
+        field of the piece, 'not' of one, or ``is`` / ``is not`` between
+        such fields, literals, constants and names."""
+        if isinstance(e, ir.Not):
+            return self._never_fails(pset, var, e.operand)
+        if isinstance(e, ir.Compare):
+            return e.op in ("==", "!=") and all(
+                isinstance(x, (ir.Num, ir.Bool, ir.NoneLit, ir.ThisPlayer))
+                or (isinstance(x, ir.Name) and self._plain_name(pset, var, x))
+                for x in (e.left, e.right))
+        return isinstance(e, ir.Name) and self._plain_name(pset, var, e)
+
+    def _plain_name(self, pset: str, var: str, e: ir.Name) -> bool:
+        """Whether bare name ``e`` is read without fail: a field of the
+        piece looked at, a constant, a value of a word, or a local."""
+        ctx = self.ctx
+        ctx.piece_scope.append((pset, var))
+        try:
+            bound = ctx.bind(e)
+        finally:
+            ctx.piece_scope.pop()
+        return bound.kind in (resolve.PIECE, resolve.CONST, resolve.WORD, resolve.LOCAL)
 
     def nearby(self, pset: str, var: str, part: ir.Expr, keep: Optional[Tuple[int, ...]],
                loop: Optional[Sequence[ir.Stmt]]) -> Optional[str]:
