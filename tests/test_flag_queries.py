@@ -132,3 +132,55 @@ def test_a_part_that_may_fail_before_the_flag_is_still_asked_of_every_piece():
     st = game.new_game(seed=1)
     with pytest.raises(RulesetRuntimeError, match="seat of"):
         st.apply(st.legal_moves()[0])
+
+
+LOOPS = '''game "Loops"
+players 1
+board cells grid 5 wide 1 high { state { up no } }
+per player { lit 0  cleared 0 }
+turn {
+    phase go {
+        choose one cells as c where not up "Light"
+        c.up = yes
+        for each cells as z where not up {
+            lit += 1
+            let east = neighbour east of z
+            if east is not none: east.up = yes
+        }
+        for each cells as z where up { z.up = no; cleared += 1 }
+        end game "done"
+    }
+}
+score { lit }
+'''
+
+
+def _lit_by_hand(first):
+    """The plain loop, west to east: each cell still down counts and
+    lights the one east of it (which the loop then passes over)."""
+    up = [i == first for i in range(5)]
+    lit = 0
+    for i in range(5):
+        if not up[i]:
+            lit += 1
+            if i + 1 < 5:
+                up[i + 1] = True
+    return lit, sum(up)
+
+
+@pytest.mark.parametrize("first", range(5))
+def test_a_loop_reads_the_flag_once_only_when_its_body_sets_none_but_its_own(first):
+    """'for each cells as z where up { z.up = no … }' changes only the
+    cell it is at: its cells are picked out as it starts.  The loop whose
+    body lights the next cell changes what a later pass must see: it asks
+    each cell as it comes to it, and counts what the plain loop counts."""
+    game = rulelang.loads(LOOPS)
+    src = codegen.source_of(game.prog, game.prog.code_names.index("the turn"))
+    assert len(re.findall(r"in _compress\(range\(5\), st\.g\[\d+:\d+(:\d+)?\]\):", src)) == 1
+    st = game.new_game(seed=first)
+    st.apply(st.legal_moves()[first])
+    assert st.is_over
+    lit, up = _lit_by_hand(first)
+    assert st.stat("lit", 0) == lit
+    assert st.stat("cleared", 0) == up
+    assert not any(st.piece("cells", n)["up"] for n in st.prog.piece_names["cells"])

@@ -34,7 +34,7 @@ class PieceQueries:
         def attr_of(self, e: ir.Attr) -> str: ...
 
     def looked_at(self, pset: str, var: str, cond: Optional[ir.Expr],
-                  loop: Optional[Sequence[ir.Stmt]] = None
+                  loop: Optional[Sequence[ir.Stmt]] = None, resumed: bool = False
                   ) -> Tuple[str, str, Optional[Tuple[int, ...]]]:
         """(the pieces of ``pset`` to look at, `` if COND`` about the one in
         Python variable ``var``, and those pieces themselves when they are
@@ -45,7 +45,9 @@ class PieceQueries:
         ``cells where y is 6 and disc is none`` looks at one row), and asks
         the rest of each.  A part ``FIELD is VALUE`` about a printed field
         is looked up in a table (``indexed``).  ``loop``: the body of the
-        'for each' the pieces are for, which runs between the pieces."""
+        'for each' the pieces are for, which runs between the pieces;
+        ``resumed``: that loop's pieces are asked for again at every pass
+        (it waits), so they must be the same every time."""
         n = len(self.ctx.prog.piece_names[pset])
         if cond is None:
             return f"range({n})", "", None
@@ -65,7 +67,7 @@ class PieceQueries:
                 rest = [x for x in rest if x is not part]
                 break
         else:
-            flag = self.flag_column(pset, var, rest, keep) if loop is None else None
+            flag = None if resumed else self.flag_column(pset, var, rest, keep, loop)
             if flag is not None:
                 among, part = flag
                 rest = [x for x in rest if x is not part]
@@ -125,20 +127,22 @@ class PieceQueries:
         return None
 
     def flag_column(self, pset: str, var: str, rest: Sequence[ir.Expr],
-                    keep: Optional[Tuple[int, ...]]) -> Optional[Tuple[str, ir.Expr]]:
+                    keep: Optional[Tuple[int, ...]], loop: Optional[Sequence[ir.Stmt]] = None
+                    ) -> Optional[Tuple[str, ir.Expr]]:
         """(the pieces to look at, the part it answers), when a part of the
         'and' is a yes/no state field of the piece looked at (``disc``,
         ``not turned``): the pieces whose field says so are picked out in C
         (``itertools.compress`` over that field's values, one slice of the
-        state), and the rest asked only of them.  Only where nothing runs
-        between the pieces (a count, a search, a choice: the field is read
-        once, as the query starts), and only when every part before it can
-        never fail (it is asked first now, so a piece it leaves out is
+        state), and the rest asked only of them.  The field is read once,
+        as the query starts: so in a 'for each' whose ``loop`` body runs
+        between the pieces, only when that body cannot change the field of
+        another piece (``_keeps_field``).  Only when every part before it
+        can never fail (it is asked first now, so a piece it leaves out is
         never asked the others)."""
         for part in rest:
             negated = isinstance(part, ir.Not)
             field = self._state_field(pset, var, part.operand if isinstance(part, ir.Not) else part)
-            if field is not None:
+            if field is not None and (loop is None or self._keeps_field(var, field, loop)):
                 break
             if not self._never_fails(pset, var, part):
                 return None
@@ -159,6 +163,30 @@ class PieceQueries:
         if negated:
             values = f"map(_not, {values})"
         return f"_compress({pieces}, {values})", part
+
+    def _keeps_field(self, var: str, field: str, body: Sequence[ir.Stmt]) -> bool:
+        """Whether statements ``body``, run for the piece in ``var`` (a
+        loop's local), surely write ``field`` of no other piece: only
+        assignments, 'let', 'if' and 'log', calling no rule, and none that
+        sets ``field`` but on that piece (nor the loop's local itself)."""
+        names = [n for n, k in self.ctx.locals.items() if f"fr[{k}]" == var]
+        if len(names) != 1:
+            return False
+        mine = names[0]
+        for s in body:
+            for n in ir.walk(s):
+                if isinstance(n, (ir.RuleValue, ir.CallFn)) or (
+                        isinstance(n, _STATEMENTS) and not isinstance(n, _PLAIN)):
+                    return False
+                if isinstance(n, ir.Let) and n.name == mine:
+                    return False
+                if isinstance(n, ir.Assign):
+                    t = n.target
+                    if isinstance(t, ir.Name) and t.name in (field, mine):
+                        return False
+                    if isinstance(t, ir.Attr) and t.name == field and t.obj != mine:
+                        return False
+        return True
 
     def _state_field(self, pset: str, var: str, e: ir.Expr) -> Optional[str]:
         """The field ``e`` names, when it is a bare name of a state field
@@ -325,6 +353,12 @@ class PieceQueries:
             return f" if {self.cond(cond)}"
         finally:
             self.ctx.piece_scope.pop()
+
+
+#: Every kind of statement, and those a loop's body may hold for its
+#: pieces' yes/no field to be read once, as it starts (``_keeps_field``).
+_STATEMENTS: Tuple[type, ...] = tuple(ir.Stmt.__args__)  # type: ignore[attr-defined]
+_PLAIN = (ir.Assign, ir.Let, ir.If, ir.Log)
 
 
 def conjuncts(e: ir.Expr) -> List[ir.Expr]:
