@@ -131,17 +131,18 @@ class PieceQueries:
                     ) -> Optional[Tuple[str, ir.Expr]]:
         """(the pieces to look at, the part it answers), when a part of the
         'and' is a yes/no state field of the piece looked at (``disc``,
-        ``not turned``): the pieces whose field says so are picked out in C
+        ``turned``): the pieces whose field says yes are picked out in C
         (``itertools.compress`` over that field's values, one slice of the
-        state), and the rest asked only of them.  The field is read once,
+        state), and the rest asked only of them.  (Not ``not disc``: a
+        field is yes for few pieces, so its 'not' leaves out too few to
+        pay for picking them out.)  The field is read once,
         as the query starts: so in a 'for each' whose ``loop`` body runs
         between the pieces, only when that body cannot change the field of
         another piece (``_keeps_field``).  Only when every part before it
         can never fail (it is asked first now, so a piece it leaves out is
         never asked the others)."""
         for part in rest:
-            negated = isinstance(part, ir.Not)
-            field = self._state_field(pset, var, part.operand if isinstance(part, ir.Not) else part)
+            field = self._state_field(pset, var, part)
             if field is not None and (loop is None or self._keeps_field(var, field, loop)):
                 break
             if not self._never_fails(pset, var, part):
@@ -160,8 +161,6 @@ class PieceQueries:
             pieces = self.const(keep)
         else:
             return None
-        if negated:
-            values = f"map(_not, {values})"
         return f"_compress({pieces}, {values})", part
 
     def _keeps_field(self, var: str, field: str, body: Sequence[ir.Stmt]) -> bool:

@@ -310,7 +310,7 @@ def _seat(player: Any) -> int:
 
 GENERATED_ENV: Dict[str, Any] = {
     "_seat": _seat, "_reveal": _reveal, "_in_a_row": _in_a_row, "_farthest": _farthest,
-    "_in_a_row_is": _in_a_row_is, "_farthest_is": _farthest_is, "_compress": itertools.compress, "_not": operator.not_, "_connected": _connected, "_distance": _distance, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
+    "_in_a_row_is": _in_a_row_is, "_farthest_is": _farthest_is, "_compress": itertools.compress, "_connected": _connected, "_distance": _distance, "_unshow": unshow, "_stat_seen_by": stat_seen_by,
     "_big": _big_result, "_div": _floordiv, "_mod": _mod, "min": min, "max": max, "abs": abs,
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,
