@@ -183,3 +183,57 @@ def test_a_loop_reads_the_flag_once_only_when_its_body_sets_none_but_its_own(fir
     assert st.stat("lit", 0) == lit
     assert st.stat("cleared", 0) == up
     assert not any(st.piece("cells", n)["up"] for n in st.prog.piece_names["cells"])
+
+
+EITHER = '''game "Either"
+players 2
+pieces tokens {
+    state { up no  owner none }
+    "Red {n}" for n from 1 to 3: kind red, bonus none
+    "Blue {n}" for n from 1 to 3: kind blue, bonus none
+    "Gold": kind gold, bonus 2
+}
+per player { either 0 }
+turn {
+    phase take {
+        choose one tokens as t where owner is none "Take"
+        t.owner = this player
+        choose one "Face" {
+            "up": t.up = yes
+            "down": t.up = no
+        }
+        either = count tokens where owner is this player and ((kind is red and not up) or bonus is not none)
+        if none of tokens where owner is none { end game "done" }
+    }
+}
+score { either }
+'''
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_part_mixing_printed_and_state_fields_leaves_out_the_pieces_it_is_surely_no_for(seed):
+    """'(kind is red and not up) or bonus is not none' is no for every blue
+    token whatever its state: the count looks only at the red ones and
+    the gold one (a constant tuple), asks the rest of each, and gives the
+    answer counted here from the tokens."""
+    game = rulelang.loads(EITHER)
+    prog = game.prog
+    src = codegen.source_of(prog, prog.code_names.index("the turn"))
+    among = [prog.gen_consts[int(k)] for k in re.findall(r"sum\(\[1 for _t\d+ in C\[(\d+)\] if", src)]
+    assert [[prog.piece_names["tokens"][i] for i in t] for t in among] == \
+        [["Red 1", "Red 2", "Red 3", "Gold"]]
+    st = game.new_game(seed=seed)
+    rng = random.Random(seed)
+    counted = 0
+    while not st.is_over:
+        p = st.current_player
+        move = rng.choice(st.legal_moves())
+        st.apply(move)
+        if move.label not in ("up", "down"):
+            continue        # (counted once the turn's second choice is made)
+        counted += 1
+        tokens = _tokens(st)
+        assert st.stat("either", p) == sum(
+            1 for t in tokens if t["owner"] == p
+            and ((t["kind"] == "red" and not t["up"]) or t["bonus"] is not None))
+    assert counted == 7

@@ -61,6 +61,12 @@ class PieceQueries:
                 met = set(meet)
                 keep = meet if keep is None else tuple(i for i in keep if i in met)
         for part in rest:
+            # (a part that mixes both, as 'each_round is not none and not
+            # turned or discard is not none': the pieces it is surely no for)
+            never = self._surely_not(pset, var, part, range(n) if keep is None else keep)
+            if never:
+                keep = tuple(i for i in (range(n) if keep is None else keep) if i not in never)
+        for part in rest:
             among = self.indexed(pset, var, part, keep, loop) or self.nearby(pset, var, part, keep, loop)
             if among is not None:
                 fixed = None
@@ -162,6 +168,42 @@ class PieceQueries:
         else:
             return None
         return f"_compress({pieces}, {values})", part
+
+    def _surely_not(self, pset: str, var: str, part: ir.Expr, pieces: Sequence[int]) -> Set[int]:
+        """The pieces of ``pieces`` for which ``part``, an 'or', 'and' or
+        'not' of parts, is no whatever the state holds: worked out from
+        the parts that read only what never changes, the others taken as
+        unknown (and only if each of those can never fail, as the scan
+        would have asked it)."""
+        if not isinstance(part, ir.Not) and not (isinstance(part, ir.BinOp)
+                                                 and part.op in ("and", "or")):
+            return set()
+        everyone = set(pieces)
+        known = self._yes_no(pset, var, part, everyone)
+        return set() if known is None else known[1]
+
+    def _yes_no(self, pset: str, var: str, e: ir.Expr, pieces: Set[int]
+                ) -> Optional[Tuple[Set[int], Set[int]]]:
+        """(the pieces for which ``e`` is surely yes, those for which it is
+        surely no), or None when a part it is made of could fail."""
+        if isinstance(e, ir.Not):
+            inner = self._yes_no(pset, var, e.operand, pieces)
+            return None if inner is None else (inner[1], inner[0])
+        if isinstance(e, ir.BinOp) and e.op in ("and", "or"):
+            left = self._yes_no(pset, var, e.left, pieces)
+            right = self._yes_no(pset, var, e.right, pieces)
+            if left is None or right is None:
+                return None
+            if e.op == "and":
+                return left[0] & right[0], left[1] | right[1]
+            return left[0] | right[0], left[1] & right[1]
+        meet = self._fixed_among(pset, e)
+        if meet is not None:
+            yes = pieces.intersection(meet)
+            return yes, pieces - yes
+        if self._never_fails(pset, var, e):
+            return set(), set()
+        return None
 
     def _keeps_field(self, var: str, field: str, body: Sequence[ir.Stmt]) -> bool:
         """Whether statements ``body``, run for the piece in ``var`` (a
