@@ -237,3 +237,45 @@ def test_a_part_mixing_printed_and_state_fields_leaves_out_the_pieces_it_is_sure
             1 for t in tokens if t["owner"] == p
             and ((t["kind"] == "red" and not t["up"]) or t["bonus"] is not None))
     assert counted == 7
+
+
+SEATS = '''game "Seats"
+players 2
+global { leader none }
+pieces tokens {
+    state { up no  owner none }
+    "A {n}" for n from 1 to 2: colour 1
+    "B {n}" for n from 1 to 2: colour 2
+}
+per player { mine 0  safe 0  fails 0 }
+turn {
+    phase take {
+        choose one tokens as t where owner is none "Take"
+        for each tokens as k where colour is (seat of this player) + 1 { k.owner = this player; mine += 1 }
+        safe = count tokens where up and colour is (seat of leader) + 1
+        if fails is 1: fails = count tokens where colour is seat of leader
+        if none of tokens where owner is none { end game "done" }
+    }
+}
+score { mine }
+'''
+
+
+def test_a_printed_field_is_looked_up_by_a_value_that_may_fail_only_where_the_scan_asks_it():
+    """'colour is (seat of this player) + 1', the only part: the scan asks
+    it of the first token, so the loop looks its tokens up in a table.
+    'up and colour is (seat of leader) + 1' (nobody leads): no token is up,
+    the scan never asks 'seat of leader', and neither does the count; the
+    same part alone ('colour is seat of leader') is looked up, and fails
+    as the scan would."""
+    game = rulelang.loads(SEATS)
+    src = codegen.source_of(game.prog, game.prog.code_names.index("the turn"))
+    assert re.search(r"for fr\[\d+\] in C\[\d+\]\.get\(\(_t\d+ if .*_seat\(fr\[2\]\)", src)
+    assert len(re.findall(r"C\[\d+\]\.get\(_seat\(st\.g\[\d+\]\), \(\)\)", src)) == 1
+    st = game.new_game(seed=0)
+    st.apply(st.legal_moves()[0])
+    assert st.stat("mine", 0) == 2 and st.stat("safe", 0) == 0
+    assert [st.piece("tokens", n)["owner"] for n in st.prog.piece_names["tokens"]] == [0, 0, None, None]
+    st.set_stat("fails", 1, 1)
+    with pytest.raises(RulesetRuntimeError, match="seat of"):
+        st.apply(st.legal_moves()[0])

@@ -67,7 +67,11 @@ class PieceQueries:
             if never:
                 keep = tuple(i for i in (range(n) if keep is None else keep) if i not in never)
         for part in rest:
-            among = self.indexed(pset, var, part, keep, loop) or self.nearby(pset, var, part, keep, loop)
+            # (the first part is asked of the first piece: a value of it that
+            # fails fails the scan there too, so it may be one that can)
+            asked = part is rest[0] and (keep is None and n > 0 or bool(keep))
+            among = self.indexed(pset, var, part, keep, loop, asked) or \
+                self.nearby(pset, var, part, keep, loop)
             if among is not None:
                 fixed = None
                 rest = [x for x in rest if x is not part]
@@ -92,14 +96,15 @@ class PieceQueries:
         return among, where, None
 
     def indexed(self, pset: str, var: str, part: ir.Expr, keep: Optional[Tuple[int, ...]],
-                loop: Optional[Sequence[ir.Stmt]]) -> Optional[str]:
+                loop: Optional[Sequence[ir.Stmt]], asked: bool = False) -> Optional[str]:
         """The pieces that meet ``part`` looked up, not searched for, when
         ``part`` is ``FIELD is VALUE`` with FIELD printed on the piece in
         ``var`` and VALUE the same for every piece: a constant table from
         each value of FIELD to the pieces (of ``keep``, if given) that
         print it, asked once (``cells where x is col``: one column).  VALUE
         must be one that cannot fail (else a search that met no piece would
-        fail where the scan did not).  In a loop with a ``loop`` body,
+        fail where the scan did not), or ``asked``: the scan asks it of the
+        first piece it looks at, and would fail there too.  In a loop with a ``loop`` body,
         VALUE may read neither the state nor a local the body changes: the
         scan asks it again for every piece, the table only as it starts."""
         if not isinstance(part, ir.Compare) or part.op != "==":
@@ -107,7 +112,7 @@ class PieceQueries:
         prog = self.ctx.prog
         for field_side, value_side in ((part.left, part.right), (part.right, part.left)):
             field = self._printed_field(pset, var, field_side)
-            if field is None or not self._cannot_fail(value_side):
+            if field is None or not (asked or self._cannot_fail(value_side)):
                 continue
             self.ctx.piece_scope.append((pset, var))
             try:
@@ -116,6 +121,8 @@ class PieceQueries:
                 self.ctx.piece_scope.pop()
             if re.search(rf"(?<![\w\]]){re.escape(var)}(?![\w\[])", value):
                 continue        # (VALUE reads the piece looked at)
+            if loop is None and ":=" in value:
+                continue        # (Python allows no ':=' in a comprehension's iterable)
             if loop is not None:
                 if re.search(r"\bst\b", value):
                     continue
