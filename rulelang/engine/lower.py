@@ -399,7 +399,7 @@ class Ctx(Seen):
         self.piece_locals[s.var] = s.pieces
         n = len(self.prog.piece_names[s.pieces])
         # (over the pieces a table says may meet the 'where', then the rest of it)
-        among, where, _ = Source(self).looked_at(s.pieces, f"fr[{var}]", s.cond, s.body)
+        among, where, _ = Source(self).looked_at(s.pieces, f"fr[{var}]", s.cond, s.body, resumed=True)
         looked_at = None if among == f"range({n})" else compiled(among, self.prog.gen_env)
         cond = compiled(where[len(" if "):], self.prog.gen_env) if where else None
         work = self.temp(("each-piece", len(self.code)))

@@ -8,6 +8,7 @@ gives exactly what the plain loop over the pieces gives
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -33,7 +34,7 @@ class PieceQueries:
         def attr_of(self, e: ir.Attr) -> str: ...
 
     def looked_at(self, pset: str, var: str, cond: Optional[ir.Expr],
-                  loop: Optional[Sequence[ir.Stmt]] = None
+                  loop: Optional[Sequence[ir.Stmt]] = None, resumed: bool = False
                   ) -> Tuple[str, str, Optional[Tuple[int, ...]]]:
         """(the pieces of ``pset`` to look at, `` if COND`` about the one in
         Python variable ``var``, and those pieces themselves when they are
@@ -44,7 +45,9 @@ class PieceQueries:
         ``cells where y is 6 and disc is none`` looks at one row), and asks
         the rest of each.  A part ``FIELD is VALUE`` about a printed field
         is looked up in a table (``indexed``).  ``loop``: the body of the
-        'for each' the pieces are for, which runs between the pieces."""
+        'for each' the pieces are for, which runs between the pieces;
+        ``resumed``: that loop's pieces are asked for again at every pass
+        (it waits), so they must be the same every time."""
         n = len(self.ctx.prog.piece_names[pset])
         if cond is None:
             return f"range({n})", "", None
@@ -58,15 +61,31 @@ class PieceQueries:
                 met = set(meet)
                 keep = meet if keep is None else tuple(i for i in keep if i in met)
         for part in rest:
-            among = self.indexed(pset, var, part, keep, loop) or self.nearby(pset, var, part, keep, loop)
+            # (a part that mixes both, as 'each_round is not none and not
+            # turned or discard is not none': the pieces it is surely no for)
+            never = self._surely_not(pset, var, part, range(n) if keep is None else keep)
+            if never:
+                keep = tuple(i for i in (range(n) if keep is None else keep) if i not in never)
+        for part in rest:
+            # (the first part is asked of the first piece: a value of it that
+            # fails fails the scan there too, so it may be one that can)
+            asked = part is rest[0] and (keep is None and n > 0 or bool(keep))
+            among = self.indexed(pset, var, part, keep, loop, asked) or \
+                self.nearby(pset, var, part, keep, loop)
             if among is not None:
                 fixed = None
                 rest = [x for x in rest if x is not part]
                 break
         else:
-            if keep is None:
+            flag = None if resumed else self.flag_column(pset, var, rest, keep, loop)
+            if flag is not None:
+                among, part = flag
+                rest = [x for x in rest if x is not part]
+                fixed = None
+            elif keep is None:
                 return f"range({n})", self.where(pset, var, cond), None
-            among, fixed = self.const(keep), keep
+            else:
+                among, fixed = self.const(keep), keep
         if not rest:
             return among, "", fixed
         self.ctx.piece_scope.append((pset, var))
@@ -77,14 +96,15 @@ class PieceQueries:
         return among, where, None
 
     def indexed(self, pset: str, var: str, part: ir.Expr, keep: Optional[Tuple[int, ...]],
-                loop: Optional[Sequence[ir.Stmt]]) -> Optional[str]:
+                loop: Optional[Sequence[ir.Stmt]], asked: bool = False) -> Optional[str]:
         """The pieces that meet ``part`` looked up, not searched for, when
         ``part`` is ``FIELD is VALUE`` with FIELD printed on the piece in
         ``var`` and VALUE the same for every piece: a constant table from
         each value of FIELD to the pieces (of ``keep``, if given) that
         print it, asked once (``cells where x is col``: one column).  VALUE
         must be one that cannot fail (else a search that met no piece would
-        fail where the scan did not).  In a loop with a ``loop`` body,
+        fail where the scan did not), or ``asked``: the scan asks it of the
+        first piece it looks at, and would fail there too.  In a loop with a ``loop`` body,
         VALUE may read neither the state nor a local the body changes: the
         scan asks it again for every piece, the table only as it starts."""
         if not isinstance(part, ir.Compare) or part.op != "==":
@@ -92,7 +112,7 @@ class PieceQueries:
         prog = self.ctx.prog
         for field_side, value_side in ((part.left, part.right), (part.right, part.left)):
             field = self._printed_field(pset, var, field_side)
-            if field is None or not self._cannot_fail(value_side):
+            if field is None or not (asked or self._cannot_fail(value_side)):
                 continue
             self.ctx.piece_scope.append((pset, var))
             try:
@@ -101,6 +121,8 @@ class PieceQueries:
                 self.ctx.piece_scope.pop()
             if re.search(rf"(?<![\w\]]){re.escape(var)}(?![\w\[])", value):
                 continue        # (VALUE reads the piece looked at)
+            if loop is None and ":=" in value:
+                continue        # (Python allows no ':=' in a comprehension's iterable)
             if loop is not None:
                 if re.search(r"\bst\b", value):
                     continue
@@ -116,6 +138,141 @@ class PieceQueries:
                 continue
             return f"{self.const({k: tuple(v) for k, v in index.items()})}.get({value}, ())"
         return None
+
+    def flag_column(self, pset: str, var: str, rest: Sequence[ir.Expr],
+                    keep: Optional[Tuple[int, ...]], loop: Optional[Sequence[ir.Stmt]] = None
+                    ) -> Optional[Tuple[str, ir.Expr]]:
+        """(the pieces to look at, the part it answers), when a part of the
+        'and' is a yes/no state field of the piece looked at (``disc``,
+        ``turned``): the pieces whose field says yes are picked out in C
+        (``itertools.compress`` over that field's values, one slice of the
+        state), and the rest asked only of them.  (Not ``not disc``: a
+        field is yes for few pieces, so its 'not' leaves out too few to
+        pay for picking them out.)  The field is read once,
+        as the query starts: so in a 'for each' whose ``loop`` body runs
+        between the pieces, only when that body cannot change the field of
+        another piece (``_keeps_field``).  Only when every part before it
+        can never fail (it is asked first now, so a piece it leaves out is
+        never asked the others)."""
+        for part in rest:
+            field = self._state_field(pset, var, part)
+            if field is not None and (loop is None or self._keeps_field(var, field, loop)):
+                break
+            if not self._never_fails(pset, var, part):
+                return None
+        else:
+            return None
+        prog = self.ctx.prog
+        base, K = prog.piece_base[pset], prog.piece_K[pset]
+        start = base + prog.piece_slot[pset][field]
+        if keep is None:
+            n = len(prog.piece_names[pset])
+            step = "" if K == 1 else f":{K}"
+            values, pieces = f"st.g[{start}:{start + (n - 1) * K + 1}{step}]", f"range({n})"
+        elif len(keep) >= 2:
+            values = f"{self.const(operator.itemgetter(*(start + i * K for i in keep)))}(st.g)"
+            pieces = self.const(keep)
+        else:
+            return None
+        return f"_compress({pieces}, {values})", part
+
+    def _surely_not(self, pset: str, var: str, part: ir.Expr, pieces: Sequence[int]) -> Set[int]:
+        """The pieces of ``pieces`` for which ``part``, an 'or', 'and' or
+        'not' of parts, is no whatever the state holds: worked out from
+        the parts that read only what never changes, the others taken as
+        unknown (and only if each of those can never fail, as the scan
+        would have asked it)."""
+        if not isinstance(part, ir.Not) and not (isinstance(part, ir.BinOp)
+                                                 and part.op in ("and", "or")):
+            return set()
+        everyone = set(pieces)
+        known = self._yes_no(pset, var, part, everyone)
+        return set() if known is None else known[1]
+
+    def _yes_no(self, pset: str, var: str, e: ir.Expr, pieces: Set[int]
+                ) -> Optional[Tuple[Set[int], Set[int]]]:
+        """(the pieces for which ``e`` is surely yes, those for which it is
+        surely no), or None when a part it is made of could fail."""
+        if isinstance(e, ir.Not):
+            inner = self._yes_no(pset, var, e.operand, pieces)
+            return None if inner is None else (inner[1], inner[0])
+        if isinstance(e, ir.BinOp) and e.op in ("and", "or"):
+            left = self._yes_no(pset, var, e.left, pieces)
+            right = self._yes_no(pset, var, e.right, pieces)
+            if left is None or right is None:
+                return None
+            if e.op == "and":
+                return left[0] & right[0], left[1] | right[1]
+            return left[0] | right[0], left[1] & right[1]
+        meet = self._fixed_among(pset, e)
+        if meet is not None:
+            yes = pieces.intersection(meet)
+            return yes, pieces - yes
+        if self._never_fails(pset, var, e):
+            return set(), set()
+        return None
+
+    def _keeps_field(self, var: str, field: str, body: Sequence[ir.Stmt]) -> bool:
+        """Whether statements ``body``, run for the piece in ``var`` (a
+        loop's local), surely write ``field`` of no other piece: only
+        assignments, 'let', 'if' and 'log', calling no rule, and none that
+        sets ``field`` but on that piece (nor the loop's local itself)."""
+        names = [n for n, k in self.ctx.locals.items() if f"fr[{k}]" == var]
+        if len(names) != 1:
+            return False
+        mine = names[0]
+        for s in body:
+            for n in ir.walk(s):
+                if isinstance(n, (ir.RuleValue, ir.CallFn)) or (
+                        isinstance(n, _STATEMENTS) and not isinstance(n, _PLAIN)):
+                    return False
+                if isinstance(n, ir.Let) and n.name == mine:
+                    return False
+                if isinstance(n, ir.Assign):
+                    t = n.target
+                    if isinstance(t, ir.Name) and t.name in (field, mine):
+                        return False
+                    if isinstance(t, ir.Attr) and t.name == field and t.obj != mine:
+                        return False
+        return True
+
+    def _state_field(self, pset: str, var: str, e: ir.Expr) -> Optional[str]:
+        """The field ``e`` names, when it is a bare name of a state field
+        (one that play changes) of the piece of ``pset`` in ``var``."""
+        if not isinstance(e, ir.Name):
+            return None
+        ctx = self.ctx
+        ctx.piece_scope.append((pset, var))
+        try:
+            bound = ctx.bind(e)
+            mine = bound.kind == resolve.PIECE and ctx.piece_scope[bound.scope] == (pset, var)
+        finally:
+            ctx.piece_scope.pop()
+        return e.name if mine and e.name in ctx.prog.piece_slot[pset] else None
+
+    def _never_fails(self, pset: str, var: str, e: ir.Expr) -> bool:
+        """Whether asking ``e`` of the piece in ``var`` can never fail: a
+        field of the piece, 'not' of one, or ``is`` / ``is not`` between
+        such fields, literals, constants and names."""
+        if isinstance(e, ir.Not):
+            return self._never_fails(pset, var, e.operand)
+        if isinstance(e, ir.Compare):
+            return e.op in ("==", "!=") and all(
+                isinstance(x, (ir.Num, ir.Bool, ir.NoneLit, ir.ThisPlayer))
+                or (isinstance(x, ir.Name) and self._plain_name(pset, var, x))
+                for x in (e.left, e.right))
+        return isinstance(e, ir.Name) and self._plain_name(pset, var, e)
+
+    def _plain_name(self, pset: str, var: str, e: ir.Name) -> bool:
+        """Whether bare name ``e`` is read without fail: a field of the
+        piece looked at, a constant, a value of a word, or a local."""
+        ctx = self.ctx
+        ctx.piece_scope.append((pset, var))
+        try:
+            bound = ctx.bind(e)
+        finally:
+            ctx.piece_scope.pop()
+        return bound.kind in (resolve.PIECE, resolve.CONST, resolve.WORD, resolve.LOCAL)
 
     def nearby(self, pset: str, var: str, part: ir.Expr, keep: Optional[Tuple[int, ...]],
                loop: Optional[Sequence[ir.Stmt]]) -> Optional[str]:
@@ -244,6 +401,12 @@ class PieceQueries:
             return f" if {self.cond(cond)}"
         finally:
             self.ctx.piece_scope.pop()
+
+
+#: Every kind of statement, and those a loop's body may hold for its
+#: pieces' yes/no field to be read once, as it starts (``_keeps_field``).
+_STATEMENTS: Tuple[type, ...] = tuple(ir.Stmt.__args__)  # type: ignore[attr-defined]
+_PLAIN = (ir.Assign, ir.Let, ir.If, ir.Log)
 
 
 def conjuncts(e: ir.Expr) -> List[ir.Expr]:

@@ -490,6 +490,27 @@ class PickPieceOp(Op):
             st.chance_record.append(f"draw {self.names[i]}")
         return self._take(st, fr, i)
 
+    def emit(self, r: Writer, k: int) -> bool:
+        """The draw in sample mode written out (the pieces listed, one taken
+        from the state's generator as ``run`` takes it); in explicit mode,
+        or with the draws recorded, the op itself."""
+        src = getattr(self.matching, "src", None)
+        if src is None:
+            return False
+        d = r.D
+        r.emit(d, "if st.explicit or st.chance_record is not None:")
+        r.fallback(k, self, d + 1)
+        r.emit(d, "else:")
+        d += 1
+        r.emit(d, r.at(self), f"_o = {src}", "if len(_o) > 1:",
+               "    _s = st.seed", "    _r = st.rng + 1", *["    " + line for line in r.SPLITMIX],
+               "    st.rng = _r", "    _x = _o[((_z ^ (_z >> 31)) * len(_o)) >> 64]",
+               "else:", "    _x = _o[0] if _o else None", f"fr[{self.slot}] = _x",
+               "if _x is not None and st.logging:",
+               f"    st.note(fr[{PLAYER}], 'pick', 'draws ' + {r.const(self.names)}[_x] + ' at random', _x)",
+               f"pc = {k + 1}")
+        return True
+
     def _take(self, st: St, fr: Frame, i: Optional[int]) -> bool:
         fr[self.slot] = i
         if i is not None:
