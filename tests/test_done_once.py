@@ -163,3 +163,49 @@ def test_every_change_from_outside_the_rules_goes_through_changed():
             if setting.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{no}: {line.strip()}")
     assert found == []
+
+
+NUMBERS = '''game "Ranges"
+players 2..6
+per player { picked 0 }
+global { top 40 }
+turn {
+    phase p {
+        choose a number from 1 to top as n "How many"
+        picked = n
+        top -= 1
+        if top < 2 { end game "done" }
+    }
+}
+'''
+
+
+def test_kept_move_lists_are_bounded_by_their_moves_not_only_their_number(monkeypatch):
+    """An op keeps the move lists it made (``Op.keep``) and starts again
+    past ``MOST_KEPT`` lists or ``MOST_KEPT_MOVES`` moves: many short
+    lists are all kept (a number chosen from ranges that vary: no list made
+    twice while they fit), long ones never hold more moves than the bound,
+    and the moves handed out are the same either way."""
+    from rulelang.engine.ops import base
+
+    game = rulelang.loads(NUMBERS)
+    op = next(op for code in game.prog.codes for op in code if type(op).__name__ == "ChooseNumberOp")
+
+    def play(seed):
+        st = game.new_game(players=6, seed=seed)
+        labels = []
+        while not st.is_over:
+            moves = st.legal_moves()
+            labels.append([m.label for m in moves])
+            st.apply(moves[-1])
+        return labels
+
+    first = play(1)
+    assert len(op.kept) == 39 and op.kept_moves == sum(range(2, 41))   # every range, every seat: kept
+    kept = dict(op.kept)
+    assert play(2) == first and all(op.kept[k] is kept[k] for k in kept)     # none made again
+    monkeypatch.setattr(base, "MOST_KEPT_MOVES", 100)
+    op.kept.clear()
+    op.kept_moves = 0
+    assert play(3) == first                          # made again past the bound, the same moves
+    assert 0 < op.kept_moves <= 100 and sum(len(v[0]) for v in op.kept.values()) == op.kept_moves

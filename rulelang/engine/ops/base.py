@@ -172,14 +172,17 @@ def rand_below(st: St, n: int) -> int:
     return ((z ^ (z >> 31)) * n) >> 64
 
 
-#: The most move lists one op keeps (``Op.move_list``); past it, it starts again.
-MOST_KEPT = 256
+#: The most move lists, and the most moves in them, one op keeps
+#: (``Op.keep``); past either, it starts again.  (Bounded by moves, many
+#: short lists are kept: a number chosen from ranges that vary with the
+#: players still in; a few long ones cannot fill the memory.)
+MOST_KEPT, MOST_KEPT_MOVES = 4096, 16_384
 
 
 class Op:
     """Base op: straight-line work done by ``fn``."""
 
-    __slots__ = ("where", "kept")
+    __slots__ = ("where", "kept", "kept_moves")
     waits = False
     #: Whether the machine may come back to this op (it waits, calls a
     #: rule, or changes the stack): generated code then dispatches to it
@@ -198,6 +201,7 @@ class Op:
         #: generated code puts them in place as it waits (``Runner.ready``),
         #: so that the move needs no lookup
         self.kept: Dict[Any, Any] = {}
+        self.kept_moves = 0     # (how many moves the lists in ``kept`` hold)
 
     def choices(self, st: St, fr: Frame) -> Sequence[Any]:
         """The values of the moves legal here, without their labels (for
@@ -224,10 +228,20 @@ class Op:
         kept = self.kept
         found = kept.get(key)
         if found is None:
-            if len(kept) >= MOST_KEPT:
-                kept.clear()
-            found = kept[key] = (make(self.moves(st, fr), player), None, self)
+            return self.keep(key, make(self.moves(st, fr), player))
         return found[0]
+
+    def keep(self, key: Any, moves: List[Any]) -> List[Any]:
+        """Keep ``moves`` under ``key`` in ``kept`` (as ``State._legal``
+        holds them), starting again past ``MOST_KEPT`` lists or
+        ``MOST_KEPT_MOVES`` moves; returns ``moves``."""
+        kept = self.kept
+        if len(kept) >= MOST_KEPT or self.kept_moves + len(moves) > MOST_KEPT_MOVES:
+            kept.clear()
+            self.kept_moves = 0
+        kept[key] = (moves, None, self)
+        self.kept_moves += len(moves)
+        return moves
 
     def error(self, st: St, message: str) -> RulesetError:
         """A runtime error that names this op's rule, file and line."""

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from ..kinds import Compiled, Frame, St, Where, Writer
 from ..visibility import EVERYONE, either, pile_name, pile_seen_by, seen_by_pile, sees
-from .base import (LOCALS, MOST_KEPT, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves,
+from .base import (LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves,
                    Op, RuleFault, rand_below, spend)
 
 #: The most moves one ``ChooseOneOfOp`` keeps made for a player and a
@@ -613,10 +613,7 @@ class ChooseOneOfOp(ChoiceOp):
                     one = row[x] = make(((self.prefix + self.label(st, x), None, x),),
                                         player, i)[0]
                 made.append(one)
-        if len(kept) >= MOST_KEPT:
-            kept.clear()
-        kept[key] = (made, None, self)
-        return made
+        return self.keep(key, made)
 
     def move_key(self, st: St, fr: Frame) -> Any:
         return tuple(self.choices(st, fr))     # (a thing's label never changes)
