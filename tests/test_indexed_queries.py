@@ -405,3 +405,47 @@ def test_runs_read_at_once_answer_what_the_walk_answers(name, lines):
     # 3 in a row), or for a ring closer than N (its runs would meet).
     assert tables == {"3x3": [2, 3, 4, 5, 6, 7, 8], "5x4": [2, 4, 5, 6, 7, 8],
                       "7x6": [2, 6, 7, 8], "ring 6": [2, 3], "ring 3": [2]}[name]
+
+
+COLUMNS = '''game "Columns"
+players 2..5
+per player { a 0  b 3  many 0  some no  nobody no  both 0  others 0 }
+turn {
+    phase p {
+        choose a number from 0 to 6 as n "Set a"
+        a = n
+        many = count players where a > 2
+        some = any players where a >= 5 and a is not 6
+        nobody = no players where a is 1
+        both = count players where a > b
+        others = count other players where a > 2
+        if round > 6 { end game "done" }
+    }
+}
+'''
+
+
+def test_a_condition_on_one_stat_reads_its_column():
+    """'count / any / none players where …' whose condition reads one stat
+    of the player looked at runs over that stat's column (one slice of the
+    state); one that reads two stats, or 'other players', asks each seat:
+    both answer what the players' values, counted here, say."""
+    game = rulelang.loads(COLUMNS)
+    prog = game.prog
+    src = codegen.source_of(prog, prog.code_names.index("the turn"))
+    assert len(re.findall(r"for _t\d+ in st\.v\[\d+::\d+\]", src)) == 2       # many, some
+    assert re.search(r"\(1 not in st\.v\[\d+::\d+\]\)", src)                   # nobody
+    assert len(re.findall(r"for _t\d+ in range\(st\.n\)", src)) == 2            # both, others
+    for seed in range(8):
+        st = game.new_game(players=2 + seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over:
+            who = st.current_player
+            st.apply(rng.choice(st.legal_moves()))
+            a = [st.stat("a", p) for p in range(st.players)]
+            b = [st.stat("b", p) for p in range(st.players)]
+            assert st.stat("many", who) == sum(x > 2 for x in a)
+            assert st.stat("some", who) == any(x >= 5 and x != 6 for x in a)
+            assert st.stat("nobody", who) == (1 not in a)
+            assert st.stat("both", who) == sum(x > y for x, y in zip(a, b))
+            assert st.stat("others", who) == sum(x > 2 for p, x in enumerate(a) if p != who)

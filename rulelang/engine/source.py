@@ -368,6 +368,22 @@ class Source(PieceQueries):
             return None
         return f"st.v[{prog.pslot[node.name]}::{prog.K}]"
 
+    def one_column(self, var: str, cond: str) -> Optional[Tuple[str, str, str]]:
+        """(a value variable, the column, ``cond`` reading it) when condition
+        source ``cond`` about the player in ``var`` reads nothing of that
+        player but one stat (``st.v[var * K + i]``): it can then look at
+        the stat's column, one slice, instead of each seat's place."""
+        prog = self.ctx.prog
+        for i in range(prog.K):
+            place = f"st.v[{codegen.slot(var, prog.K, i)}]"
+            if place in cond:
+                value = self.temp()
+                rest = cond.replace(place, value)
+                if re.search(rf"\b{re.escape(var)}\b", rest) is None:
+                    return value, f"st.v[{i}::{prog.K}]", rest
+                return None
+        return None
+
     def s_PlayerQuery(self, e: ir.PlayerQuery) -> str:
         """``count / no / any [other] players where …`` as one loop (or, for
         ``where STAT is VALUE``, one count in the stat's column)."""
@@ -385,6 +401,9 @@ class Source(PieceQueries):
         var, cond = self.looking_at_players(e.cond)
         other = f"{var} != {self.player} and " if e.other else ""
         loop = f"for {var} in range(st.n) if {other}{cond}"
+        column = None if e.other else self.one_column(var, cond)
+        if column is not None:      # (the one stat the condition reads, from its column)
+            loop = f"for {column[0]} in {column[1]} if {column[2]}"
         if e.quantifier == "count":
             return f"sum([1 {loop}])"
         hit = f"any([True {loop}])"
