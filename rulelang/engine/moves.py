@@ -9,12 +9,14 @@ compares, saves and pickles: kept apart from the machine that makes them
 from __future__ import annotations
 
 import operator
-from fractions import Fraction
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple
 
 import attrs
 
 from .visibility import SeenBy, sees
+
+if TYPE_CHECKING:      # (a load does not import fractions: see ops.chance)
+    from fractions import Fraction
 
 _new_tuple = tuple.__new__
 _field = operator.itemgetter

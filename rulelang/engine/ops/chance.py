@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 import functools
-from fractions import Fraction
 
 from ..kinds import Compiled, Frame, St, Where, Writer
 from ..visibility import EVERYONE, NOBODY, SeenBy, pile_seen_by
@@ -13,8 +12,11 @@ from .base import (CODE, LOCALS, LOG, PC, PLAYER, POOL_DIE, ROLL_OFF_DIE, WAIT_C
                    WAIT_DECISION, WAIT_NONE, Moves, Op, RuleFault, draw_label, draw_work,
                    rand_below, roll_label, spend)
 
+if TYPE_CHECKING:       # imported where a chance's odds are first asked for: a load needs none
+    from fractions import Fraction
+
 #: The totals of some dice and the chance of each, lowest first (``_sum_distribution``).
-Dist = Tuple[Tuple[int, Fraction], ...]
+Dist = Tuple[Tuple[int, "Fraction"], ...]
 
 
 class RollOp(Op):
@@ -152,6 +154,7 @@ def _sum_distribution(count: int, sides: int) -> Dist:
         top = len(ways)         # run[i] = ways of the totals below i
         ways = [run[min(t, top)] - run[max(t - sides, 0)] for t in range(top + sides)]
     whole = sides ** count
+    from fractions import Fraction
     return tuple((t, Fraction(w, whole)) for t, w in enumerate(ways) if w)
 
 
@@ -212,6 +215,7 @@ class RollOffOp(Op):
         fr[self.work] = (contenders, rolls + (value,))
 
     def moves(self, st: St, fr: Frame) -> Moves:
+        from fractions import Fraction
         p = Fraction(1, self.sides)
         return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
 
@@ -322,6 +326,7 @@ class DrawOp(Op):
         for c in src:
             counts[c] = counts.get(c, 0) + 1
         n = len(src)
+        from fractions import Fraction
         return [(draw_label(st, c), Fraction(k, n), c) for c, k in sorted(counts.items())]
 
     def resume(self, st: St, fr: Frame, data: Any) -> bool:
@@ -445,6 +450,7 @@ class PoolOp(Op):
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
+        from fractions import Fraction
         p = Fraction(1, self.sides)
         return [(roll_label(v), p, v) for v in range(1, self.sides + 1)]
 

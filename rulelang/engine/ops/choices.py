@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from fractions import Fraction
-
 from ..kinds import Compiled, Frame, St, Where, Writer
 from ..visibility import EVERYONE, either, pile_name, pile_seen_by, seen_by_pile, sees
 from .base import (LOCALS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves,
@@ -521,6 +519,7 @@ class PickPieceOp(Op):
 
     def moves(self, st: St, fr: Frame) -> Moves:
         found = self.matching(st, fr)
+        from fractions import Fraction      # (a load imports none: see ops.chance)
         p = Fraction(1, len(found))
         return [(f"draw {self.names[i]}", p, i) for i in found]
 
