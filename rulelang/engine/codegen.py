@@ -362,7 +362,7 @@ class Runner:
         where that one goes, as it would (its lines written here: no pass
         through the dispatch for it)."""
         then = self.code[target] if k < target < len(self.code) else None
-        if type(then) is O.Jump:
+        if type(then) is O.Jump and then.target is not None:
             self.jump(depth, target, then.target, max(then.cost, 1), then)
             return
         self.emit(depth, f"pc = {target}")

@@ -291,9 +291,10 @@ def row_windows(lines: Any, n: int) -> Optional[Tuple[Tuple[Callable[[Any], Any]
     for start in range(len(lines[0][0])):
         getters: List[Callable[[Any], Any]] = []
         for forward, back in lines:
-            rays = []
+            rays: List[List[int]] = []
             for steps in (forward, back):
-                ray, i = [], steps[start]
+                ray: List[int] = []
+                i = steps[start]
                 while i is not None and len(ray) < n - 1:
                     ray.append(i)
                     i = steps[i]

@@ -401,9 +401,9 @@ class Source(PieceQueries):
         var, cond = self.looking_at_players(e.cond)
         other = f"{var} != {self.player} and " if e.other else ""
         loop = f"for {var} in range(st.n) if {other}{cond}"
-        column = None if e.other else self.one_column(var, cond)
-        if column is not None:      # (the one stat the condition reads, from its column)
-            loop = f"for {column[0]} in {column[1]} if {column[2]}"
+        one = None if e.other else self.one_column(var, cond)
+        if one is not None:         # (the one stat the condition reads, from its column)
+            loop = f"for {one[0]} in {one[1]} if {one[2]}"
         if e.quantifier == "count":
             return f"sum([1 {loop}])"
         hit = f"any([True {loop}])"
