@@ -175,8 +175,10 @@ def rand_below(st: St, n: int) -> int:
 #: The most move lists, and the most moves in them, one op keeps
 #: (``Op.keep``); past either, it starts again.  (Bounded by moves, many
 #: short lists are kept: a number chosen from ranges that vary with the
-#: players still in; a few long ones cannot fill the memory.)
-MOST_KEPT, MOST_KEPT_MOVES = 4096, 16_384
+#: players still in; a few long ones cannot fill the memory.)  A choice
+#: among things keeps fewer lists (``MOST_KEPT_THINGS``): a hand of cards
+#: or a board's empty cells seldom recur, and lists kept longer only cost.
+MOST_KEPT, MOST_KEPT_MOVES, MOST_KEPT_THINGS = 4096, 16_384, 256
 
 
 class Op:
@@ -231,12 +233,12 @@ class Op:
             return self.keep(key, make(self.moves(st, fr), player))
         return found[0]
 
-    def keep(self, key: Any, moves: List[Any]) -> List[Any]:
+    def keep(self, key: Any, moves: List[Any], lists: int = MOST_KEPT) -> List[Any]:
         """Keep ``moves`` under ``key`` in ``kept`` (as ``State._legal``
-        holds them), starting again past ``MOST_KEPT`` lists or
+        holds them), starting again past ``lists`` lists or
         ``MOST_KEPT_MOVES`` moves; returns ``moves``."""
         kept = self.kept
-        if len(kept) >= MOST_KEPT or self.kept_moves + len(moves) > MOST_KEPT_MOVES:
+        if len(kept) >= lists or self.kept_moves + len(moves) > MOST_KEPT_MOVES:
             kept.clear()
             self.kept_moves = 0
         kept[key] = (moves, None, self)
