@@ -613,7 +613,7 @@ class ChooseOneOfOp(ChoiceOp):
                                         player, i)[0]
                 made.append(one)
         # (``Op.keep``, written out: a list not found kept is the common case here)
-        if len(kept) >= MOST_KEPT_THINGS or self.kept_moves > MOST_KEPT_MOVES:
+        if len(kept) >= MOST_KEPT_THINGS or self.kept_moves + len(made) > MOST_KEPT_MOVES:
             kept.clear()
             self.kept_moves = 0
         kept[key] = (made, None, self)
