@@ -6,7 +6,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..kinds import Compiled, Frame, St, Where, Writer
 from ..visibility import EVERYONE, either, pile_name, pile_seen_by, seen_by_pile, sees
-from .base import (LOCALS, MOST_KEPT_MOVES, MOST_KEPT_THINGS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves,
+from .base import (LOCALS, MOST_KEPT_THINGS, PC, PLAYER, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Moves,
                    Op, RuleFault, rand_below, spend)
 
 #: The most moves one ``ChooseOneOfOp`` keeps made for a player and a
@@ -612,12 +612,12 @@ class ChooseOneOfOp(ChoiceOp):
                     one = row[x] = make(((self.prefix + self.label(st, x), None, x),),
                                         player, i)[0]
                 made.append(one)
-        # (``Op.keep``, written out: a list not found kept is the common case here)
-        if len(kept) >= MOST_KEPT_THINGS or self.kept_moves + len(made) > MOST_KEPT_MOVES:
+        # (Lists of moves made once for each thing and place, ``ones``: not
+        # counted against MOST_KEPT_MOVES, as a list not found kept is the
+        # common case here.)
+        if len(kept) >= MOST_KEPT_THINGS:
             kept.clear()
-            self.kept_moves = 0
         kept[key] = (made, None, self)
-        self.kept_moves += len(made)
         return made
 
     def move_key(self, st: St, fr: Frame) -> Any:
