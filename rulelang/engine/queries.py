@@ -239,16 +239,26 @@ class PieceQueries:
     def _state_field(self, pset: str, var: str, e: ir.Expr) -> Optional[str]:
         """The field ``e`` names, when it is a bare name of a state field
         (one that play changes) of the piece of ``pset`` in ``var``."""
-        if not isinstance(e, ir.Name):
+        if not isinstance(e, ir.Name) or not self._of_the_piece(pset, var, e):
             return None
+        return e.name if e.name in self.ctx.prog.piece_slot[pset] else None
+
+    def _bound_with(self, pset: str, var: str, e: ir.Name) -> Any:
+        """What bare name ``e`` means with the piece of ``pset`` in ``var``
+        in scope (the binding, ``Ctx.bind``)."""
         ctx = self.ctx
         ctx.piece_scope.append((pset, var))
         try:
-            bound = ctx.bind(e)
-            mine = bound.kind == resolve.PIECE and ctx.piece_scope[bound.scope] == (pset, var)
+            return ctx.bind(e)
         finally:
             ctx.piece_scope.pop()
-        return e.name if mine and e.name in ctx.prog.piece_slot[pset] else None
+
+    def _of_the_piece(self, pset: str, var: str, e: ir.Name) -> bool:
+        """Whether bare name ``e`` is a field of the piece in ``var``."""
+        bound = self._bound_with(pset, var, e)
+        # (the scope it names, counted with that piece pushed, as _bound_with had it)
+        scopes = self.ctx.piece_scope + [(pset, var)]
+        return bool(bound.kind == resolve.PIECE and scopes[bound.scope] == (pset, var))
 
     def _never_fails(self, pset: str, var: str, e: ir.Expr) -> bool:
         """Whether asking ``e`` of the piece in ``var`` can never fail: a
@@ -266,12 +276,7 @@ class PieceQueries:
     def _plain_name(self, pset: str, var: str, e: ir.Name) -> bool:
         """Whether bare name ``e`` is read without fail: a field of the
         piece looked at, a constant, a value of a word, or a local."""
-        ctx = self.ctx
-        ctx.piece_scope.append((pset, var))
-        try:
-            bound = ctx.bind(e)
-        finally:
-            ctx.piece_scope.pop()
+        bound = self._bound_with(pset, var, e)
         return bound.kind in (resolve.PIECE, resolve.CONST, resolve.WORD, resolve.LOCAL)
 
     def nearby(self, pset: str, var: str, part: ir.Expr, keep: Optional[Tuple[int, ...]],
@@ -306,12 +311,7 @@ class PieceQueries:
         of the piece looked at, or ``h.FIELD`` with ``h`` in ``var``."""
         ctx, prog = self.ctx, self.ctx.prog
         if isinstance(e, ir.Name):
-            ctx.piece_scope.append((pset, var))
-            try:
-                bound = ctx.bind(e)
-                mine = bound.kind == resolve.PIECE and ctx.piece_scope[bound.scope] == (pset, var)
-            finally:
-                ctx.piece_scope.pop()
+            mine = self._of_the_piece(pset, var, e)
         elif isinstance(e, ir.Attr):
             mine = ctx.piece_locals.get(e.obj) == pset and e.obj in ctx.locals \
                 and f"fr[{ctx.locals[e.obj]}]" == var and ctx.track_table(e) is None
