@@ -227,6 +227,29 @@ def test_a_move_begins_its_own_count(monkeypatch):
     assert st.stat("x", 0) == 5
 
 
+def test_the_work_a_move_counts_as_it_is_taken_stays_in_its_count():
+    """A row chosen starts its table, and that work (counted as the choice
+    is taken, ``ChooseRowOp.resume``) stays in the move's count with the
+    rest of its work: a limit between the two stops the move, which leaves
+    the state as it was; through ``Game.playouts`` too."""
+    text = HEAD + ("table t d6 { 1..3: x += 1, x += 1, x += 1\n 4..6: y += 1, y += 1, y += 1 }\n"
+                   "turn { phase p { choose a row of t 1..6 } }\nend \"done\" when round > 3\n")
+    game = rulelang.loads(text, FILE)
+    row, turn = game.prog.push_cost[game.prog.table_code["t"]], game.prog.turn_cost
+    st = game.new_game(seed=1)
+    st.apply(st.legal_moves()[0])
+    assert st.steps >= row + turn          # the row, and the next turn up to its choice
+    tight = rulelang.loads(text, FILE, limits=Limits(max_steps=row + turn - 1))
+    st = tight.new_game(seed=1)
+    before = st.to_json()
+    with pytest.raises(RulesetRuntimeError, match="max_steps"):
+        st.apply(st.legal_moves()[0])
+    assert st.to_json() == before
+    with pytest.raises(RulesetRuntimeError, match="max_steps"):
+        tight.playouts(1)
+    assert [r.scores for r in game.playouts(3)]     # (with room, the same games end)
+
+
 # ---------------------------------------------------------------- bounded state
 
 

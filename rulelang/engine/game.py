@@ -350,7 +350,7 @@ class Game:
                 except Exception as e:
                     raise fault(st, op, e) from e
                 if go:
-                    st._run()
+                    st._run(st.steps)
             results.append(st.result())
         return results
 

@@ -220,7 +220,7 @@ class State:
         self.steps = 0          # (a move's work begins with its resume)
         try:
             if op.resume(self, self.stack[-1], found[3]):
-                self._run()
+                self._run(self.steps)       # (with what the resume counted: a row pushed)
             if self.over is None and self._moves is None:
                 # The next decision's moves, now: a rule that cannot list
                 # them (past Limits.max_choices, say) fails this apply.
