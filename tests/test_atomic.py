@@ -97,9 +97,9 @@ def test_an_interrupt_inside_apply_changes_nothing(monkeypatch):
         before = state.clone()
         fired = []
 
-        def interrupted(self, fired=fired):
+        def interrupted(self, *steps, fired=fired):
             if fired:
-                return real(self)
+                return real(self, *steps)
             fired.append(1)
             self.v[0] += 99          # a change made before the interrupt
             self.log_tail = ("junk", self.log_tail)
