@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import pathlib
+import random
 
 import rulelang
 
@@ -121,3 +122,27 @@ def play_in_step(a, b, rng, check=None):
         a.apply(move.label)
         b.apply(move.label)
         moves += 1
+
+
+def play_both_ways(game, games, chance="sample", players=None, check=None):
+    """Play ``games`` games of ``game`` move for move two ways, its
+    generated code and its ops one at a time (``rulelang.testing.op_by_op``):
+    game i with seed i, ``players(i)`` players (the fewest without it), in
+    ``chance`` mode (``chance(i)`` when it is a function), each move checked
+    as ``play_in_step`` does and by ``check(a, b, moves)``; at the end of
+    each the saves, the logs and the results must be the same.  Returns the
+    number of moves made."""
+    from rulelang.testing import op_by_op
+
+    reference = op_by_op(game)
+    moves = 0
+    for i in range(games):
+        mode = chance(i) if callable(chance) else chance
+        n = players(i) if players is not None else None
+        a = game.new_game(players=n, seed=i, chance=mode)
+        b = reference.new_game(players=n, seed=i, chance=mode)
+        moves += play_in_step(a, b, random.Random(i), check)
+        assert a.to_json() == b.to_json(), f"game {i}: the saves differ"
+        assert [e.text for e in a.log] == [e.text for e in b.log]
+        assert a.result() == b.result()
+    return moves

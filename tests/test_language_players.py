@@ -8,7 +8,6 @@ the ops do, op by op."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -18,7 +17,7 @@ from rulelang.check import check
 from rulelang.ir import serialize
 from rulelang.syntax import parse
 from rulelang.testing import op_by_op
-from helpers import game, labels, play_in_step, shipped
+from helpers import game, labels, play_both_ways, shipped
 
 # ---------------------------------------------------------------- parsing
 
@@ -355,16 +354,7 @@ def test_bare_stats_need_for_p_when_no_player_is_in_scope():
 def test_generated_code_plays_liars_dice_as_the_ops(chance):
     """The reference interpreter (one op at a time) and the generated code
     agree move for move on liar's dice, which uses all three forms."""
-    generated = shipped("liars_dice.rules")
-    reference = op_by_op(generated)
-    moves = 0
-    for i in range(6):
-        players = 2 + i % 3
-        a = generated.new_game(players=players, seed=i, chance=chance)
-        b = reference.new_game(players=players, seed=i, chance=chance)
-        moves += play_in_step(a, b, random.Random(i))
-        assert a.to_json() == b.to_json()
-        assert [e.text for e in a.log] == [e.text for e in b.log]
+    moves = play_both_ways(shipped("liars_dice.rules"), 6, chance, players=lambda i: 2 + i % 3)
     assert moves > 100
 
 

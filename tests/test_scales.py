@@ -19,8 +19,7 @@ from rulelang import RulesetCheckError
 from rulelang.check import check
 from rulelang.ir import schema, serialize
 from rulelang.syntax import parse
-from rulelang.testing import op_by_op
-from helpers import ROOT, game, line_of, play, play_in_step
+from helpers import ROOT, game, line_of, play, play_both_ways
 
 SCALES = ROOT / "tests" / "conformance" / "scales.rules"
 
@@ -302,16 +301,8 @@ def _same_json(a, b, moves):
 
 @pytest.mark.parametrize("chance", ["sample", "explicit"])
 def test_generated_code_plays_as_the_ops(chance):
-    generated = rulelang.load(SCALES)
-    reference = op_by_op(generated)
-    steps = 0
-    for i in range(16):
-        players = 1 + i % 3
-        a = generated.new_game(players=players, seed=i, chance=chance)
-        b = reference.new_game(players=players, seed=i, chance=chance)
-        steps += play_in_step(a, b, random.Random(i), _same_json)
-        assert a.result() == b.result()
-        assert [e.text for e in a.log] == [e.text for e in b.log]
+    steps = play_both_ways(rulelang.load(SCALES), 16, chance, players=lambda i: 1 + i % 3,
+                           check=_same_json)
     assert steps > 100
 
 
