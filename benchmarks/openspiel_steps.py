@@ -15,7 +15,11 @@ API (``legal_moves`` + ``apply``, log off) and through ``Game.playouts``
 (its steps: games times the API's mean steps per game); OpenSpiel's own
 pure-Python version where it ships one (python_tic_tac_toe,
 python_kuhn_poker: the same game, like for like); and its C++ game through
-pyspiel, for reference.  All of a game's ways are interleaved round by
+pyspiel, for reference; and the game's hand-written twin
+(``benchmarks/twins/``, its steps the decisions ``small_games`` counts),
+which says what a target can ask: a ratio to OpenSpiel above the twin's
+("by hand") would need the engine to beat plain Python written for the
+one game.  All of a game's ways are interleaved round by
 round in one run; the table gives the medians and the ratios of medians
 (rulelang's steps/s over OpenSpiel's: above 1, rulelang is faster).  The
 C++ games are set to ours where they have the parameters (board size,
@@ -27,6 +31,7 @@ it says so in one line and stops.
 from __future__ import annotations
 
 import argparse
+import importlib
 import pathlib
 import random
 import statistics
@@ -35,8 +40,10 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import rulelang  # noqa: E402
+from small_games import twin_moves  # noqa: E402
 
 # Each example with its OpenSpiel counterparts: (label, name for
 # pyspiel.load_game, how it differs from ours or "").  A python_* game is
@@ -107,6 +114,13 @@ def openspiel(game):
     return play
 
 
+def by_hand(module, players):
+    """One game of the hand-written twin; its steps are counted apart (None)."""
+    def play(i):
+        module.playout(i, players)
+    return play
+
+
 def run(play, seconds, first):
     """(games, steps or None, elapsed) of ``play(first)``, ``play(first + 1)`` … for about ``seconds``."""
     games, steps, start = 0, 0, time.perf_counter()
@@ -138,16 +152,19 @@ def main(argv=None):
     print("step: one decision (list the legal moves/actions, apply one picked uniformly at random);")
     print("      chance sampled between steps, its time counted, not a step; new games counted.")
     print("API: rulelang legal_moves + apply (log off); batched: rulelang Game.playouts;")
-    print("x: rulelang's steps/s over OpenSpiel's (ratio of medians; above 1, rulelang is faster)")
+    print("by hand: the game's hand-written twin (benchmarks/twins/), the most a ratio can be")
+    print("x: steps/s over OpenSpiel's (ratio of medians; above 1, faster than OpenSpiel)")
     print()
-    print(f"{'':<14}{'':<30}{'steps/game':^14}{'steps/s (medians)':^30}{'rulelang / OpenSpiel':^18}")
+    print(f"{'':<14}{'':<30}{'steps/game':^14}{'steps/s (medians)':^30}{'over OpenSpiel':^26}")
     print(f"{'game':<14}{'OpenSpiel game':<30}{'ours':>7}{'theirs':>7}{'API':>10}{'batched':>10}"
-          f"{'OpenSpiel':>10}{'API':>9}{'batched':>9}")
+          f"{'OpenSpiel':>10}{'API':>9}{'batched':>9}{'by hand':>9}")
     notes = []
     for name in args.names or GAMES:
         game = rulelang.load(ROOT / "examples" / f"{name}.rules")
         players = game.min_players
-        ways = {"api": through_api(game, players), "batched": batched(game, players)}
+        module = importlib.import_module(f"twins.{name}")
+        ways = {"api": through_api(game, players), "batched": batched(game, players),
+                "hand": by_hand(module, players)}
         for _, load, _ in GAMES[name]:
             ways[load] = openspiel(pyspiel.load_game(load))
         rates = {k: [] for k in ways}
@@ -159,8 +176,10 @@ def main(argv=None):
                 games[k] += g
                 steps[k] += s or 0
                 rates[k].append((g, s, elapsed))
-        per_game = {k: steps[k] / games[k] for k in ways if k != "batched"}
-        med = {k: statistics.median((s if s is not None else g * per_game["api"]) / e for g, s, e in v)
+        per_game = {k: steps[k] / games[k] for k in ways if k not in ("batched", "hand")}
+        per_game["batched"] = per_game["api"]
+        per_game["hand"] = twin_moves(module, players, 1000)
+        med = {k: statistics.median((s if s is not None else g * per_game[k]) / e for g, s, e in v)
                for k, v in rates.items()}
         for i, (label, load, note) in enumerate(GAMES[name]):
             if note:
@@ -170,7 +189,8 @@ def main(argv=None):
             rl = (f"{per_game['api']:>7.1f}" if i == 0 else f"{'':>7}")
             rs = (f"{med['api']:>10.0f}{med['batched']:>10.0f}" if i == 0 else f"{'':>10}{'':>10}")
             print(f"{ours}{label:<30}{rl}{per_game[load]:>7.1f}{rs}{med[load]:>10.0f}"
-                  f"{med['api'] / med[load]:>8.2f}x{med['batched'] / med[load]:>8.2f}x", flush=True)
+                  f"{med['api'] / med[load]:>8.2f}x{med['batched'] / med[load]:>8.2f}x"
+                  f"{med['hand'] / med[load]:>8.2f}x", flush=True)
     for note in notes:
         print(note)
 
