@@ -12,7 +12,7 @@ import pytest
 
 import rulelang
 from rulelang.engine import State
-from helpers import EXAMPLES, RULESETS, interrupt_after_the_work, random_moves
+from helpers import EXAMPLES, ROOT, RULESETS, interrupt_after_the_work, random_moves
 
 
 def _same(a: State, b: State) -> None:
@@ -209,3 +209,51 @@ def test_kept_move_lists_are_bounded_by_their_moves_not_only_their_number(monkey
     op.kept_moves = 0
     assert play(3) == first                          # made again past the bound, the same moves
     assert 0 < op.kept_moves <= 100 and sum(len(v[0]) for v in op.kept.values()) == op.kept_moves
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "goofspiel", "hare_and_hounds"])
+def test_a_choice_among_things_lists_its_moves_as_it_waits_and_playouts_list_none(name, monkeypatch):
+    """``choose one`` among things (cells, pieces, cards of a hand) puts its
+    moves in place as the rules reach it (kept, or ``ChooseOneOfOp.offered``),
+    so ``State._legal`` never asks it for them (``move_list``): the moves
+    found there are the ones made afresh, in both chance modes.
+    ``Game.playouts``, which picks among the values, looks up no moves
+    past each game's first decision."""
+    from rulelang.engine.ops.choices import ChooseOneOfOp
+    from rulelang.engine.moves import Move
+
+    game = rulelang.load(ROOT / "examples" / f"{name}.rules")
+    asked = []
+    monkeypatch.setattr(ChooseOneOfOp, "move_list", lambda *a: asked.append(a))
+    waits = 0
+    for chance in ("sample", "explicit"):
+        for seed in range(6):
+            st = game.new_game(seed=seed, chance=chance, log=False)
+            rng = random.Random(seed)
+            while not st.is_over:
+                fr = st.stack[-1]
+                op = game.prog.codes[fr[0]][fr[1]]
+                if isinstance(op, ChooseOneOfOp):
+                    waits += 1
+                    assert st._moves is not None and st._moves[2] is op
+                    assert st._moves[0] == Move._list(op.moves(st, fr), st.actor)
+                st.apply(rng.choice(st.legal_moves()))
+    assert waits > 50 and not asked
+
+    class Counting(dict):
+        looked = 0
+
+        def get(self, key, default=None):
+            Counting.looked += 1
+            return super().get(key, default)
+
+    ops = [op for code in game.prog.codes for op in code if isinstance(op, ChooseOneOfOp)]
+    for op in ops:
+        op.kept = Counting(op.kept)
+    game.playouts(40, seed=100)
+    assert Counting.looked <= 40             # (at most each new game's first decision)
+    looked = Counting.looked
+    st = game.new_game(seed=100, log=False)
+    while not st.is_over:                    # (through the API, the moves are looked up)
+        st.apply(st.legal_moves()[-1])
+    assert Counting.looked > looked + 2

@@ -277,6 +277,7 @@ class Game:
         st.limits = limits or self.limits
         st.logging = log
         st.chance_record = None
+        st.listing = True
         st.steps = 0
         st.log_tail = None
         st.hist = None
@@ -336,6 +337,7 @@ class Game:
         for i in range(n):
             st = self.new_game(players=players, seed=seed + i, options=options, limits=limits,
                                log=False)
+            st.listing = False      # (no move is listed: a value is picked)
             below = Policy(seed + i).below
             while st.over is None:
                 fr = st.stack[-1]

@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 from ..errors import RulesetRuntimeError
 from . import ops as O
 from .kinds import Bound, Compiled, Frame, Keeper, St
+from .moves import Move
 from .ops import RuleFault
 from .visibility import EVERYONE, NOBODY, both, pile_seen_by, show, stat_seen_by, unshow
 
@@ -370,6 +371,6 @@ GENERATED_ENV: Dict[str, Any] = {
     "PureFault": O.PureFault, "RuleFault": RuleFault, "sorted": sorted, "set": set, "filter": filter,
     "_count_faces": _count_faces, "_spend_dice": _spend_dice, "_note_test": _note_test,
     "_show": _show, "_show_cards": _show_cards, "_text": _text, "_both": both,
-    "_pile_seen_by": pile_seen_by, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "_scale": _scale_row,
+    "_pile_seen_by": pile_seen_by, "_make": Move._list, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "_scale": _scale_row,
     "__builtins__": {},
 }

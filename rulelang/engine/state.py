@@ -64,7 +64,7 @@ class State:
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
                  "limits", "logging", "_moves", "chance_record", "steps", "hist", "shown",
-                 "offer", "_base")
+                 "offer", "listing", "_base")
 
     #: The ``game.Game`` that made it (``Any`` to mypy: game.py imports this module).
     game: Gm
@@ -109,6 +109,10 @@ class State:
     #: not worked out twice; None when not known.  Anything that changes
     #: the state from outside the rules (as for ``_moves``) sets it to None.
     offer: Optional[Tuple[Frame, Sequence[Any]]]
+    #: Whether the moves of a decision are made as the rules reach it
+    #: (the move API's ``legal_moves`` asks for them next); False in
+    #: ``Game.playouts``, which picks among an op's values and makes none.
+    listing: bool
     chance_record: Optional[List[str]]
     #: The work done since this move began (``Limits.max_steps``).
     steps: int
@@ -347,6 +351,7 @@ class State:
         c.logging = self.logging
         c._moves = self._moves      # immutable once made: a clone shares it
         c.offer = None              # (its frames are copies)
+        c.listing = self.listing
         c.chance_record = None
         c.steps = 0
         c.hist = self.hist

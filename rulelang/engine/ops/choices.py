@@ -574,8 +574,12 @@ class ChooseOneOfOp(ChoiceOp):
         r.emit(r.D, r.at(self), f"_o = {r.value(self.matching)}", "if _o:",
                f"    st.waiting = {WAIT_DECISION}", f"    st.actor = fr[{PLAYER}]",
                f"    fr[{PC}] = {k}", "    st.offer = (fr, _o)",
-               # (pieces and players: lists that recur; a hand of cards seldom does)
-               *["    " + line for line in (r.ready(k, "tuple(_o)") if self.pile is None else ())],
+               # The moves, put in place now (``move_list`` without the
+               # call through ``State._legal``), unless no move is listed
+               # (``Game.playouts`` picks among the values).
+               "    if st.listing:",
+               f"        _k = (tuple(_o), fr[{PLAYER}])",
+               f"        st._moves = O[{k}].kept.get(_k) or O[{k}].offered(st, _k, _o, _make)",
                "    return False", f"fr[{self.slot}] = None", f"pc = {k + 1}")
         return True
 
@@ -586,10 +590,18 @@ class ChooseOneOfOp(ChoiceOp):
                   make: Callable[..., Any]) -> Any:
         found = self.choices(st, fr)
         key = (tuple(found), player)    # (a thing's label never changes)
-        kept = self.kept
-        found_before = kept.get(key)
+        found_before = self.kept.get(key)
         if found_before is not None:
             return found_before[0]
+        return self.offered(st, key, found, make)[0]
+
+    def offered(self, st: St, key: Tuple[Tuple[Any, ...], Optional[int]], found: Sequence[Any],
+                make: Callable[..., Any]) -> Any:
+        """The moves offering ``found`` to ``key[1]`` (``key`` as
+        ``move_list`` makes it), kept under ``key``, as ``State._legal``
+        holds them: ``(moves, None, self)``."""
+        player = key[1]
+        kept = self.kept
         # Each move too is made once: the move for a thing, a player and a
         # place in the list is always the same (``ones``: by player, a
         # table per place); a list of things not kept whole (a hand of
@@ -617,8 +629,8 @@ class ChooseOneOfOp(ChoiceOp):
         # common case here.)
         if len(kept) >= MOST_KEPT_THINGS:
             kept.clear()
-        kept[key] = (made, None, self)
-        return made
+        entry = kept[key] = (made, None, self)
+        return entry
 
     def move_key(self, st: St, fr: Frame) -> Any:
         return tuple(self.choices(st, fr))     # (a thing's label never changes)
