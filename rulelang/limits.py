@@ -14,7 +14,8 @@ max_text            10 000      load: characters in one name, label or text;
 max_nesting         200         parse, load and check: constructs nested inside
                                 each other (brackets, blocks, operators)
 max_number          2**53 - 1   parse and run: the largest whole number, written
-                                or worked out (exact in JSON in any language)
+                                or worked out (exact in JSON in any language);
+                                arithmetic only compared is compared exactly
 max_players         64          check: ``players 1..N``
 max_die_sides       10 000      check: ``dN``
 max_dice            100         check and run: dice in one roll or one pool

@@ -449,3 +449,86 @@ def test_a_condition_on_one_stat_reads_its_column():
             assert st.stat("nobody", who) == (1 not in a)
             assert st.stat("both", who) == sum(x > y for x, y in zip(a, b))
             assert st.stat("others", who) == sum(x > 2 for p, x in enumerate(a) if p != who)
+
+
+EXTREMES = '''game "Extremes"
+players 2..5
+per player { a 0  hi no  lo no  nb no  fixed no }
+global { bar 3 }
+turn {
+    phase p {
+        choose a number from 0 to 7 as n "Set a"
+        a = if n is 7 then none else n
+        choose a number from 0 to 7 as m "Set the bar"
+        bar = if m is 7 then none else m
+        hi = any players where a >= bar
+        lo = any players where 2 > a
+        nb = no players where a > 4
+        fixed = any players where a <= 1
+        if round > 8 { end game "done" }
+    }
+}
+'''
+
+
+def test_any_player_past_a_value_asks_the_columns_least_or_greatest():
+    """'any / no players where STAT < VALUE' (and <=, >, >=, either way
+    round) asks the least or the greatest of the stat's column, where the
+    column and VALUE hold no none; with a none among them it asks each
+    player, none being past nothing: both answer what the values say."""
+    game = rulelang.loads(EXTREMES)
+    prog = game.prog
+    src = codegen.source_of(prog, prog.code_names.index("the turn"))
+    assert len(re.findall(r"max\(_t\d+\) >= _t\d+ if \(_t\d+ := st\.g\[0\]\) is not None", src)) == 1
+    assert len(re.findall(r"\(max\(_t\d+\) > 4 if None not in", src)) == 1
+    assert len(re.findall(r"\(min\(_t\d+\) (<= 1|< 2) if None not in", src)) == 2
+    past = lambda values, test: any(x is not None and test(x) for x in values)    # noqa: E731
+    seen = set()
+    for seed in range(12):
+        st = game.new_game(players=2 + seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over:
+            who = st.current_player
+            st.apply(rng.choice(st.legal_moves()))
+            if st.decision != "Set a" and not st.is_over:
+                continue
+            a = [st.stat("a", p) for p in range(st.players)]
+            bar = st.stat("bar")
+            seen.add((None in a, bar is None))
+            assert st.stat("hi", who) == (bar is not None and past(a, lambda x: x >= bar))
+            assert st.stat("lo", who) == past(a, lambda x: x < 2)
+            assert st.stat("nb", who) == (not past(a, lambda x: x > 4))
+            assert st.stat("fixed", who) == past(a, lambda x: x <= 1)
+    assert seen == {(False, False), (False, True), (True, False), (True, True)}
+
+
+COMPARED = '''game "Compared"
+players 1
+per player { x 0  hits 0  kept 0 }
+turn {
+    phase p {
+        x += 900000
+        if x + x * 2 > 2000000 and 1 - x < x * x { hits += 1 }
+        if round >= 2 { end game "done" }
+        kept = x + x
+    }
+}
+'''
+
+
+def test_arithmetic_that_is_only_compared_is_not_checked_against_the_limit():
+    """'x + x * 2 > …' is worked out and compared exactly, with no check
+    against Limits.max_number: its value is never kept, and each number it
+    reads is within the limit.  A sum kept in a stat ('x + x') is checked:
+    past the limit it stops the game with the limit's message."""
+    from rulelang import Limits, RulesetRuntimeError
+    limits = Limits(max_number=2_500_000)
+    game = rulelang.loads(COMPARED, limits=limits)
+    src = codegen.source_of(game.prog, game.prog.code_names.index("the turn"))
+    test = next(ln for ln in src.splitlines() if "2000000" in ln)
+    assert "_big(" not in test and "((st.v[fr[2] * 3] + (st.v[fr[2] * 3] * 2)) > 2000000)" in test
+    assert "_big(" in next(ln for ln in src.splitlines() if "st.v[fr[2] * 3 + 2] =" in ln)
+    st = game.new_game(seed=1)      # x + x * 2: 2.7 and 5.4 million, compared
+    assert st.is_over and st.stat("hits", 0) == 2 and st.stat("x", 0) == 1_800_000
+    with pytest.raises(RulesetRuntimeError, match="max_number"):
+        rulelang.loads(COMPARED.replace("round >= 2", "round >= 9"), limits=limits).new_game(seed=1)

@@ -256,8 +256,19 @@ class Source(PieceQueries):
         found = self.bounds(e) if kind == check_types.NUM else None
         return found is not None and lo <= found[0] and found[1] <= hi
 
+    def compared(self, e: ir.Expr) -> str:
+        """Source of ``e`` as a side of a comparison: its ``+ - *`` are not
+        checked against ``Limits.max_number``, since their value is only
+        compared, never kept (each number they read is within the limit, so
+        Python compares the exact result, a few times past it at most)."""
+        types = self.ctx.prog.resolved.type_of
+        if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*") and id(e) not in self.ctx.hoisted \
+                and types(e.left) == types(e.right) == check_types.NUM:
+            return f"({self.compared(e.left)} {codegen.operator(e.op)} {self.compared(e.right)})"
+        return self.src(e)
+
     def s_Compare(self, e: ir.Compare) -> str:
-        a, b = self.src(e.left), self.src(e.right)
+        a, b = self.compared(e.left), self.compared(e.right)
         op = codegen.operator(e.op)
         if op in ("==", "!="):
             if "None" in (a, b):    # (values are numbers, words, yes/no, tuples or none)
@@ -398,6 +409,7 @@ class Source(PieceQueries):
             if e.quantifier == "count":
                 return f"{column}.count({value})"
             return f"({value} {'in' if e.quantifier == 'any' else 'not in'} {column})"
+        extreme = None if e.other or e.quantifier == "count" else self.extreme_test(c)
         var, cond = self.looking_at_players(e.cond)
         other = f"{var} != {self.player} and " if e.other else ""
         loop = f"for {var} in range(st.n) if {other}{cond}"
@@ -407,7 +419,33 @@ class Source(PieceQueries):
         if e.quantifier == "count":
             return f"sum([1 {loop}])"
         hit = f"any([True {loop}])"
+        if extreme is not None:     # (the loop only where a player's value is none)
+            hit = f"({extreme[0]} if {extreme[1]} else {hit})"
         return f"(not {hit})" if e.quantifier == "none" else hit
+
+    def extreme_test(self, c: ir.Expr) -> Optional[Tuple[str, str]]:
+        """For ``any players where STAT < VALUE`` (or ``<=``, ``>``, ``>=``,
+        either way round), VALUE a plain number the same for every player:
+        (the test on the stat's least or greatest value, the condition
+        that it holds: VALUE and every player's value are numbers), else
+        None.  One ``min`` or ``max`` of the column, in C, for a loop."""
+        if not isinstance(c, ir.Compare) or c.op not in ("<", "<=", ">", ">="):
+            return None
+        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+        column, value, op = self.player_column(c.left), c.right, c.op
+        if column is None:
+            column, value, op = self.player_column(c.right), c.left, flip[c.op]
+        types, prog = self.ctx.prog.resolved.type_of, self.ctx.prog
+        if column is None or self.player_column(value) is not None or types(value) != check_types.NUM \
+                or not isinstance(value, (ir.Num, ir.Name)) or id(value) in self.ctx.hoisted \
+                or (isinstance(value, ir.Name) and value.name in prog.pslot):
+            return None
+        col, v, known = self.temp(), self.src(value), ""
+        if not (_never_none(value) or _WHOLE.fullmatch(v)):     # (asked once)
+            t = self.temp()
+            known, v = f"({t} := {v}) is not None and ", t
+        return (f"{'max' if op in ('>', '>=') else 'min'}({col}) {codegen.operator(op)} {v}",
+                f"{known}None not in ({col} := {column})")
 
     def s_Extreme(self, e: ir.Extreme) -> str:
         """``highest / lowest / sum of X among [other] players [where …]``
