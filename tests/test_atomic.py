@@ -189,6 +189,24 @@ def test_an_edited_or_forged_move_is_refused():
     assert state != before
 
 
+def test_anything_but_a_move_or_its_label_is_refused():
+    """``apply`` finds a listed move by its place, and anything else, a
+    label or not, by value: a number, none, a list, a tuple shaped like a
+    move, a mapping, bytes or a string that names no move are each refused
+    with IllegalMoveError, the state unchanged; the label itself is taken."""
+    state = fresh()
+    before = state.clone()
+    legal = state.legal_moves()
+    shaped = tuple(legal[0])
+    for thing in (5, None, [legal[0]], shaped, {4: legal[0]}, {0: legal[0]}, b"Roll",
+                  "", "Go", "no such move at all", legal[0].label + " "):
+        with pytest.raises(IllegalMoveError):
+            state.apply(thing)
+        same(state, before)
+    state.apply(legal[-1].label)
+    assert state != before
+
+
 def test_chance_moves_are_checked_by_value_too():
     state = GAME.new_game(seed=4, chance="explicit")
     assert state.is_chance_node

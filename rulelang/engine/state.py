@@ -211,10 +211,13 @@ class State:
         if self.over is not None:
             raise IllegalMoveError(f"the game is over ({self.over}); no move is legal", move)
         moves, by_label, op = self._moves or self._legal()
-        # (A move's fields are read by place, ``Move``'s order: no property call.)
-        if type(move) is Move and 0 <= (i := move[4]) < len(moves) and moves[i] is move:
-            found = move
-        else:
+        # One of the moves listed here, found at its place (a ``Move``'s
+        # fields are read by place): the object itself, no other.
+        try:
+            found = move if moves[move[4]] is move else None   # type: ignore[index]
+        except Exception:       # (a label, or not a move: ``_find`` says which)
+            found = None
+        if found is None:
             found = self._find(move, moves, by_label, op)
         if self._base is None:
             self._base = (self.clone(), self.hist)
