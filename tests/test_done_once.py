@@ -215,7 +215,8 @@ def test_kept_move_lists_are_bounded_by_their_moves_not_only_their_number(monkey
 def test_a_choice_among_things_lists_its_moves_as_it_waits_and_playouts_list_none(name, monkeypatch):
     """``choose one`` among things (cells, pieces, cards of a hand) puts its
     moves in place as the rules reach it (kept, or ``ChooseOneOfOp.offered``),
-    so ``State._legal`` never asks it for them (``move_list``): the moves
+    so ``State._legal`` never asks it for them (``move_list``; a hand of
+    cards looks up the moves of each place first, ``ones``): the moves
     found there are the ones made afresh, in both chance modes.
     ``Game.playouts``, which picks among the values, looks up no moves
     past each game's first decision."""
@@ -248,8 +249,8 @@ def test_a_choice_among_things_lists_its_moves_as_it_waits_and_playouts_list_non
             return super().get(key, default)
 
     ops = [op for code in game.prog.codes for op in code if isinstance(op, ChooseOneOfOp)]
-    for op in ops:
-        op.kept = Counting(op.kept)
+    for op in ops:      # (moves are looked up kept whole, or place by place)
+        op.kept, op.ones = Counting(op.kept), Counting(op.ones)
     game.playouts(40, seed=100)
     assert Counting.looked <= 40             # (at most each new game's first decision)
     looked = Counting.looked

@@ -578,10 +578,24 @@ class ChooseOneOfOp(ChoiceOp):
                # call through ``State._legal``), unless no move is listed
                # (``Game.playouts`` picks among the values).
                "    if st.listing:",
-               f"        _k = (tuple(_o), fr[{PLAYER}])",
-               f"        st._moves = O[{k}].kept.get(_k) or O[{k}].offered(st, _k, _o, _make)",
+               *(["        " + line for line in self.listed(k)]),
                "    return False", f"fr[{self.slot}] = None", f"pc = {k + 1}")
         return True
+
+    def listed(self, k: int) -> Tuple[str, ...]:
+        """The lines that put the moves offering ``_o`` in place: pieces,
+        spaces and players come back in the same lists, kept whole
+        (``kept``); a hand of cards seldom does, so its moves are looked up
+        at each place (``ones``, in C), made (``offered``) when one is not
+        there yet."""
+        made = f"st._moves = O[{k}].offered(st, (tuple(_o), fr[{PLAYER}]), _o, _make)"
+        if self.pile is None:
+            return (f"_k = (tuple(_o), fr[{PLAYER}])",
+                    f"st._moves = O[{k}].kept.get(_k) or O[{k}].offered(st, _k, _o, _make)")
+        return (f"_m = O[{k}].ones.get(fr[{PLAYER}], ())",
+                "if len(_m) < len(_o):", f"    {made}", "else:", "    try:",
+                f"        st._moves = (list(map(_get, _m, _o)), None, O[{k}])",
+                "    except KeyError:", f"        {made}")
 
     def moves(self, st: St, fr: Frame) -> Moves:
         return [(self.prefix + self.label(st, x), None, x) for x in self.choices(st, fr)]
