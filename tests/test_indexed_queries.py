@@ -453,7 +453,7 @@ def test_a_condition_on_one_stat_reads_its_column():
 
 EXTREMES = '''game "Extremes"
 players 2..5
-per player { a 0  hi no  lo no  nb no  fixed no }
+per player { a 0  hi no  lo no  nb no  fixed no  many 0  few 0 }
 global { bar 3 }
 turn {
     phase p {
@@ -465,6 +465,8 @@ turn {
         lo = any players where 2 > a
         nb = no players where a > 4
         fixed = any players where a <= 1
+        many = count players where a >= bar
+        few = count players where 3 >= a
         if round > 8 { end game "done" }
     }
 }
@@ -482,6 +484,7 @@ def test_any_player_past_a_value_asks_the_columns_least_or_greatest():
     assert len(re.findall(r"max\(_t\d+\) >= _t\d+ if \(_t\d+ := st\.g\[0\]\) is not None", src)) == 1
     assert len(re.findall(r"\(max\(_t\d+\) > 4 if None not in", src)) == 1
     assert len(re.findall(r"\(min\(_t\d+\) (<= 1|< 2) if None not in", src)) == 2
+    assert len(re.findall(r"sum\(map\(\((_t\d+|3)\)\.(__le__|__ge__), _t\d+\)\)", src)) == 2
     past = lambda values, test: any(x is not None and test(x) for x in values)    # noqa: E731
     seen = set()
     for seed in range(12):
@@ -499,6 +502,9 @@ def test_any_player_past_a_value_asks_the_columns_least_or_greatest():
             assert st.stat("lo", who) == past(a, lambda x: x < 2)
             assert st.stat("nb", who) == (not past(a, lambda x: x > 4))
             assert st.stat("fixed", who) == past(a, lambda x: x <= 1)
+            assert st.stat("many", who) == (0 if bar is None else
+                                            sum(x is not None and x >= bar for x in a))
+            assert st.stat("few", who) == sum(x is not None and x <= 3 for x in a)
     assert seen == {(False, False), (False, True), (True, False), (True, True)}
 
 
