@@ -25,7 +25,7 @@ pieces tokens {
     "Red {n}" for n from 1 to 4: kind red
     "Blue {n}" for n from 1 to 4: kind blue
 }
-per player { ups 0  mine_up 0  reds_up 0  any_mine 0 }
+per player { ups 0  mine_up 0  reds_up 0  any_mine 0  some_up no  all_down no }
 turn {
     phase flip {
         choose one tokens as t where owner is none and not up "Flip"
@@ -36,6 +36,8 @@ turn {
         mine_up = count tokens where owner is this player and up
         reds_up = count tokens where kind is red and up
         any_mine = if any of tokens where up and owner is this player then 1 else 0
+        some_up = any of tokens where up
+        all_down = none of tokens where up
         if none of tokens where owner is none and not up { end game "done" }
     }
 }
@@ -65,19 +67,25 @@ def test_flag_queries_give_the_plain_answer(seed):
         assert st.stat("mine_up", p) == sum(1 for t in tokens if t["owner"] == p and t["up"])
         assert st.stat("reds_up", p) == sum(1 for t in tokens if t["kind"] == "red" and t["up"])
         assert st.stat("any_mine", p) == int(any(t["owner"] == p and t["up"] for t in tokens))
+        assert st.stat("some_up", p) == any(t["up"] for t in tokens)
+        assert st.stat("all_down", p) == (not any(t["up"] for t in tokens))
     assert moves >= 4
 
 
 def test_the_flag_is_read_in_one_slice_and_the_rest_asked_of_those_it_keeps():
     """The generated turn: 'up' is picked out with compress over the
     field's values (a slice; for the four red ones, their four places at
-    once); 'not up', yes for most tokens, is asked of each as before."""
+    once); 'not up', yes for most tokens, is asked of each as before; a
+    count or 'any of' with nothing more to ask runs in C alone."""
     prog = rulelang.loads(FLAGS).prog
     src = codegen.source_of(prog, prog.code_names.index("the turn"))
     # (the draw at random among the tokens up is one of them)
-    assert len(re.findall(r"_compress\(range\(8\), st\.g\[\d+:\d+:2\]\)", src)) == 4
+    assert len(re.findall(r"_compress\(range\(8\), st\.g\[\d+:\d+:2\]\)", src)) == 6
     assert re.search(r"_compress\(C\[\d+\], C\[\d+\]\(st\.g\)\)", src), "the red ones"
     assert len(re.findall(r"in range\(8\) if", src)) == 2, "the two asking 'not up'"
+    # (a count or 'any of' with nothing more to ask: in C alone)
+    assert "len([*_compress(range(8), st.g[0:15:2])])" in src
+    assert src.count("(next(iter(_compress(range(8), st.g[0:15:2])), None) is not None)") == 2
 
 
 @pytest.mark.parametrize("chance", ["sample", "explicit"])

@@ -484,7 +484,7 @@ def test_any_player_past_a_value_asks_the_columns_least_or_greatest():
     assert len(re.findall(r"max\(_t\d+\) >= _t\d+ if \(_t\d+ := st\.g\[0\]\) is not None", src)) == 1
     assert len(re.findall(r"\(max\(_t\d+\) > 4 if None not in", src)) == 1
     assert len(re.findall(r"\(min\(_t\d+\) (<= 1|< 2) if None not in", src)) == 2
-    assert len(re.findall(r"sum\(map\(\((_t\d+|3)\)\.(__le__|__ge__), _t\d+\)\)", src)) == 2
+    assert "sum(map(" not in src
     past = lambda values, test: any(x is not None and test(x) for x in values)    # noqa: E731
     seen = set()
     for seed in range(12):

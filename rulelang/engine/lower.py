@@ -642,7 +642,7 @@ class Ctx(Seen):
         among, where, fixed = source.looked_at(pset, var, cond)
         if fixed is not None and slot is None:
             return compiled(f"{among}", self.prog.gen_env)     # (never changed by a reader)
-        text = f"[{var} for {var} in {among}{where}]"
+        text = f"[{var} for {var} in {among}{where}]" if where or slot is not None else f"[*{among}]"
         # (the local named in the condition is the piece looked at: a Python
         # local in the loop, not the frame's slot written at every piece)
         return compiled(text if slot is None else text.replace(var, source.temp()), self.prog.gen_env)

@@ -409,7 +409,7 @@ class Source(PieceQueries):
             if e.quantifier == "count":
                 return f"{column}.count({value})"
             return f"({value} {'in' if e.quantifier == 'any' else 'not in'} {column})"
-        extreme = None if e.other else self.extreme_test(c, e.quantifier == "count")
+        extreme = None if e.other or e.quantifier == "count" else self.extreme_test(c)
         var, cond = self.looking_at_players(e.cond)
         other = f"{var} != {self.player} and " if e.other else ""
         loop = f"for {var} in range(st.n) if {other}{cond}"
@@ -417,21 +417,20 @@ class Source(PieceQueries):
         if one is not None:         # (the one stat the condition reads, from its column)
             loop = f"for {one[0]} in {one[1]} if {one[2]}"
         if e.quantifier == "count":
-            count = f"sum([1 {loop}])"
-            return count if extreme is None else f"({extreme[0]} if {extreme[1]} else {count})"
+            return f"sum([1 {loop}])"
         hit = f"any([True {loop}])"
         if extreme is not None:     # (the loop only where a player's value is none)
             hit = f"({extreme[0]} if {extreme[1]} else {hit})"
         return f"(not {hit})" if e.quantifier == "none" else hit
 
-    def extreme_test(self, c: ir.Expr, count: bool = False) -> Optional[Tuple[str, str]]:
+    def extreme_test(self, c: ir.Expr) -> Optional[Tuple[str, str]]:
         """For ``any players where STAT < VALUE`` (or ``<=``, ``>``, ``>=``,
         either way round), VALUE a plain number the same for every player:
         (the test on the stat's least or greatest value, the condition
         that it holds: VALUE and every player's value are numbers), else
         None.  One ``min`` or ``max`` of the column, in C, for a loop.
-        With ``count``: the players' count, VALUE's comparison mapped over
-        the column (``STAT > 0`` is ``(0).__lt__``)."""
+        (Not for a count: VALUE's comparison mapped over the column,
+        ``sum(map((0).__lt__, column))``, is slower than the loop.)"""
         if not isinstance(c, ir.Compare) or c.op not in ("<", "<=", ">", ">="):
             return None
         flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -447,9 +446,6 @@ class Source(PieceQueries):
         if not (_never_none(value) or _WHOLE.fullmatch(v)):     # (asked once)
             t = self.temp()
             known, v = f"({t} := {v}) is not None and ", t
-        if count:       # (the comparison seen from VALUE's side)
-            method = {"<": "__gt__", "<=": "__ge__", ">": "__lt__", ">=": "__le__"}[op]
-            return (f"sum(map(({v}).{method}, {col}))", f"{known}None not in ({col} := {column})")
         return (f"{'max' if op in ('>', '>=') else 'min'}({col}) {codegen.operator(op)} {v}",
                 f"{known}None not in ({col} := {column})")
 
@@ -488,10 +484,14 @@ class Source(PieceQueries):
         if fixed is not None:
             return {"count": str(len(fixed)), "any": repr(bool(fixed)),
                     "none": repr(not fixed)}[e.quantifier]
-        if e.quantifier == "count":
+        if not where:       # (the pieces picked out in C, nothing more to ask)
+            if e.quantifier == "count":
+                return f"len([*{among}])"
+            found = f"(next(iter({among}), None) is not None)"
+        elif e.quantifier == "count":
             return f"sum([1 for {var} in {among}{where}])"
-        # (stops at the first piece that meets it)
-        found = f"any(True for {var} in {among}{where})"
+        else:       # (stops at the first piece that meets it)
+            found = f"any(True for {var} in {among}{where})"
         return f"(not {found})" if e.quantifier == "none" else found
 
     def about_a_space(self, pset: str, cond: ir.Expr) -> str:
