@@ -498,7 +498,7 @@ def test_any_player_past_a_value_asks_the_columns_least_or_greatest():
             a = [st.stat("a", p) for p in range(st.players)]
             bar = st.stat("bar")
             seen.add((None in a, bar is None))
-            assert st.stat("hi", who) == (bar is not None and past(a, lambda x: x >= bar))
+            assert st.stat("hi", who) == (bar is not None and past(a, lambda x, b=bar: x >= b))
             assert st.stat("lo", who) == past(a, lambda x: x < 2)
             assert st.stat("nb", who) == (not past(a, lambda x: x > 4))
             assert st.stat("fixed", who) == past(a, lambda x: x <= 1)

@@ -381,10 +381,10 @@ def test_a_loaded_game_starts_with_its_latest_lines(monkeypatch, tmp_path):
 
 
 def test_undo_past_another_persons_decision_needs_their_agreement(monkeypatch):
-    """Hot-seat, seed 1: P0 chooses, P1 makes five decisions, then P0 asks
+    """Hot-seat, seed 0: P0 chooses, P1 makes five decisions, then P0 asks
     to undo: P1 is asked; 'n' keeps the game, 'yes' rewinds it to P0's
     first decision."""
-    code, out = play_with(monkeypatch, [NP, "--seed", "1"],
+    code, out = play_with(monkeypatch, [NP, "--seed", "0"],
                           ["1"] * 6 + ["undo", "n", "undo", "yes", "quit"])
     assert code == 0
     titles = re.findall(r"P\d decides: .*", out)

@@ -104,19 +104,22 @@ def test_mcts_takes_the_winning_nim_move():
 def blackjack_variants():
     """The same decision (17 against the dealer's Queen) with each of
     several hole cards, the card swapped with its place in the shoe: every
-    variant looks the same to the player."""
+    variant looks the same to the player.  None is the real deal (its hole
+    is the 8 of clubs): a game the rules could not have dealt cannot be
+    played again (``Beliefs`` falls back to ``determinize``), while the
+    real one could, and a close decision thought about the other way may
+    come out otherwise by chance alone."""
     game = load("blackjack.rules", hands=1)
-    base = game.new_game(players=1, seed=4)
+    base = game.new_game(players=1, seed=2086)       # (10 and 7 against a Queen)
     base.apply("Bet: 1")
     assert base.pile("dealer.hole") == ["8 of clubs"]
     out = []
-    for hole in ["8 of clubs", "7 of spades", "6 of clubs", "9 of hearts", "Ace of spades",
+    for hole in ["7 of hearts", "6 of clubs", "9 of hearts", "Ace of spades",
                  "5 of diamonds", "10 of hearts"]:
         st = base.clone()
         shoe = st.pile("shoe")
-        if hole != "8 of clubs":
-            shoe.remove(hole)
-            shoe.append("8 of clubs")
+        shoe.remove(hole)
+        shoe.append("8 of clubs")
         st.set_pile("shoe", shoe)
         st.set_pile("dealer.hole", [hole])
         assert sorted(st.pile("shoe") + st.pile("dealer.hole")) == \

@@ -242,9 +242,10 @@ def test_each_kind_of_fault_is_named_with_its_place():
 def test_another_seats_turn_is_refused():
     """Moving on another seat's turn: the actor must be the player of the
     frame that waits, and the turn's player the player the turn runs for."""
-    st = mid_game("northpole.rules", moves=40, players=3)
+    st = mid_game("northpole.rules", moves=20, players=3)
     while st.current_player == CHANCE:
         play(st, random.Random(1), 1)
+    assert not st.is_over and st.actor is not None
     d = doc_of(st)
     d["actor"] = (d["actor"] + 1) % 3
     refused(st.game, text_of(d), "$.actor", "player of the top frame")

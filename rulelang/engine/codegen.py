@@ -191,11 +191,13 @@ def pure_function(op: O.PureOp) -> Fn:
 
 
 #: The state's generator (``ops.rand_below``) at counter ``_r`` with the
-#: state's seed in ``_s``: leaves the 64-bit mix in ``_z``, and
-#: ``(_z ^ (_z >> 31)) * n >> 64`` is then a number below n.
-_SPLITMIX = (f"_z = (_s + _r * {O.GAMMA:#x}) & {O.M64:#x}",
-             f"_z = ((_z ^ (_z >> 30)) * {O.MIX1:#x}) & {O.M64:#x}",
-             f"_z = ((_z ^ (_z >> 27)) * {O.MIX2:#x}) & {O.M64:#x}")
+#: state's seed in ``_s``: leaves its 64-bit number in ``_z`` (from the
+#: block last made for the seed, or a new one), and ``_z * n >> 64`` is
+#: then a number below n.
+_RANDOM = ("_b = _BLOCKS.get(_s)",
+           "if _b is None or _b[0] != _r >> 3:",
+           "    _b = _random_block(_s, _r >> 3)",
+           "_z = _b[1][_r & 7]")
 
 #: Ops that always go on to the next op (written out without a pc check).
 _STRAIGHT = (O.PureOp,)
@@ -321,7 +323,7 @@ class Runner:
 
     #: The depth an op's lines start at (inside the dispatch on the pc).
     D = _BASE + 1
-    SPLITMIX = _SPLITMIX
+    RANDOM = _RANDOM
     number = staticmethod(number)
 
     def ready(self, k: int, key: str, player: str = f"fr[{O.PLAYER}]") -> Tuple[str, ...]:

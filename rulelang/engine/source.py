@@ -423,7 +423,7 @@ class Source(PieceQueries):
             hit = f"({extreme[0]} if {extreme[1]} else {hit})"
         return f"(not {hit})" if e.quantifier == "none" else hit
 
-    def extreme_test(self, c: ir.Expr) -> Optional[Tuple[str, str]]:
+    def extreme_test(self, c: Optional[ir.Expr]) -> Optional[Tuple[str, str]]:
         """For ``any players where STAT < VALUE`` (or ``<=``, ``>``, ``>=``,
         either way round), VALUE a plain number the same for every player:
         (the test on the stat's least or greatest value, the condition

@@ -10,11 +10,11 @@ An op that generated code writes out has, beside its ``run``, its
 ``emit(r, k)``: the Python it stands for (``codegen``).
 """
 
-from .base import (CALL, CARD, CODE, DIE, FEW_CARDS, FEW_IDLE, FRAME, GAMMA, LOCALS, LOG,
-                  LOG_CHARACTERS, M64, MIX1, MIX2, ONE_BY_ONE, PC, PLAYER, POOL_DIE, ROLL_OFF_DIE,
+from .base import (BLOCKS, CALL, CARD, CODE, DIE, FEW_CARDS, FEW_IDLE, FRAME, LOCALS, LOG,
+                  LOG_CHARACTERS, M64, ONE_BY_ONE, PC, PLAYER, POOL_DIE, ROLL_OFF_DIE,
                   RUNAWAY, SHOWN, TURN, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Op, Policy,
                   PureFault, PureOp, RuleFault, _At, draw_label, draw_work, fault, logged,
-                  rand_below, roll_label, spend, take_cards)
+                  rand_below, random_block, roll_label, spend, take_cards)
 from .chance import DrawOp, PoolOp, RollOffOp, RollOp, cards_distinct
 from .choices import (ChooseCardsOp, ChooseNumberOp, ChooseOneOfOp, ChooseOneOp, ChooseRowOp,
                       MayOp, PickPieceOp)
@@ -23,11 +23,11 @@ from .control import (CallOp, ClearOp, CounterOp, DispatchOp, EndGameOp, EndTurn
                       NoTurnOp, PhaseOp, TriggerAssign)
 
 __all__ = [
-    "CALL", "CARD", "CODE", "DIE", "FEW_CARDS", "FEW_IDLE", "FRAME", "GAMMA", "LOCALS", "LOG",
-    "LOG_CHARACTERS", "M64", "MIX1", "MIX2", "ONE_BY_ONE", "PC", "PLAYER", "POOL_DIE",
+    "BLOCKS", "CALL", "CARD", "CODE", "DIE", "FEW_CARDS", "FEW_IDLE", "FRAME", "LOCALS", "LOG",
+    "LOG_CHARACTERS", "M64", "ONE_BY_ONE", "PC", "PLAYER", "POOL_DIE",
     "ROLL_OFF_DIE", "RUNAWAY", "SHOWN", "TURN", "WAIT_CHANCE", "WAIT_DECISION", "WAIT_NONE",
     "Op", "Policy", "PureFault", "PureOp", "RuleFault", "_At", "draw_label", "draw_work",
-    "fault", "logged", "rand_below", "roll_label", "spend", "take_cards", "DrawOp", "PoolOp",
+    "fault", "logged", "rand_below", "random_block", "roll_label", "spend", "take_cards", "DrawOp", "PoolOp",
     "RollOffOp", "RollOp", "cards_distinct", "ChooseCardsOp", "ChooseNumberOp", "ChooseOneOfOp", "ChooseOneOp",
     "ChooseRowOp", "MayOp", "PickPieceOp", "CallOp", "ClearOp", "CounterOp", "DispatchOp",
     "EndGameOp", "EndTurnOp", "ForEachCardOp", "ForEachOp", "ForEachPieceOp", "GiveOp", "Jump",

@@ -117,13 +117,13 @@ class RollOp(Op):
         r.emit(d, r.at(self))
         sides = r.number(self.sides)
         if self.count == 1:
-            r.emit(d, "_s = st.seed", "_r = st.rng + 1", *r.SPLITMIX,
-                   f"_tot = (((_z ^ (_z >> 31)) * {sides}) >> 64) + 1")
+            r.emit(d, "_s = st.seed", "_r = st.rng + 1", *r.RANDOM,
+                   f"_tot = ((_z * {sides}) >> 64) + 1")
         else:
             r.emit(d, "_s = st.seed", "_r = st.rng", "_tot = 0", f"for _i in range({r.number(self.count)}):",
                    "    _r += 1",
-                   *["    " + line for line in r.SPLITMIX],
-                   f"    _tot += (((_z ^ (_z >> 31)) * {sides}) >> 64) + 1")
+                   *["    " + line for line in r.RANDOM],
+                   f"    _tot += ((_z * {sides}) >> 64) + 1")
         r.emit(d, "st.rng = _r", f"fr[{self.slot}] = _tot",
                "if st.logging:",
                f"    st.note(fr[{PLAYER}], 'roll', {r.const(self.why + ': rolled ')} + str(_tot), _tot)")
@@ -359,11 +359,11 @@ class DrawOp(Op):
             r.emit(d + 2, f"_rf = st.piles[{r.value(self.refill)}]", "if not _rf:", "    break",
                    "_src.extend(_rf)", "_rf.clear()", "_n = len(_src)")
             r.spend(d + 2, f"_n + {LOG} + {r.const(draw_work)}(_left, _n, {self.per_card})")
-        r.emit(d + 1, "if _n > 1:", "    _r += 1", *["    " + line for line in r.SPLITMIX],
+        r.emit(d + 1, "if _n > 1:", "    _r += 1", *["    " + line for line in r.RANDOM],
                # (the first copy of the card, as ``run`` takes: in a ruleset
                # without copies, the card itself)
-               "    _i = ((_z ^ (_z >> 31)) * _n) >> 64" if cards_distinct(r.prog) else
-               "    _i = _src.index(_src[((_z ^ (_z >> 31)) * _n) >> 64])",
+               "    _i = (_z * _n) >> 64" if cards_distinct(r.prog) else
+               "    _i = _src.index(_src[(_z * _n) >> 64])",
                "else:", "    _i = 0",
                "_c = _src[_i]", "_src[_i] = _src[-1]", "_src.pop()", "_dst.append(_c)", "_left -= 1")
         r.emit(d, "st.rng = _r", f"fr[{self.count}] = 0", f"pc = {k + 1}")
@@ -444,8 +444,8 @@ class PoolOp(Op):
         d += 1
         r.spend(d, f"_pn * {POOL_DIE}")
         r.emit(d, "_s = st.seed", "_r = st.rng", "_pf = []", "for _pi in range(_pn):",
-               "    _r += 1", *["    " + line for line in r.SPLITMIX],
-               f"    _pf.append((((_z ^ (_z >> 31)) * {r.number(self.sides)}) >> 64) + 1)",
+               "    _r += 1", *["    " + line for line in r.RANDOM],
+               f"    _pf.append(((_z * {r.number(self.sides)}) >> 64) + 1)",
                "st.rng = _r", f"fr[{self.slot}] = tuple(_pf)", f"pc = {k + 1}")
         return True
 

@@ -501,8 +501,8 @@ class PickPieceOp(Op):
         r.emit(d, "else:")
         d += 1
         r.emit(d, r.at(self), f"_o = {src}", "if len(_o) > 1:",
-               "    _s = st.seed", "    _r = st.rng + 1", *["    " + line for line in r.SPLITMIX],
-               "    st.rng = _r", "    _x = _o[((_z ^ (_z >> 31)) * len(_o)) >> 64]",
+               "    _s = st.seed", "    _r = st.rng + 1", *["    " + line for line in r.RANDOM],
+               "    st.rng = _r", "    _x = _o[(_z * len(_o)) >> 64]",
                "else:", "    _x = _o[0] if _o else None", f"fr[{self.slot}] = _x",
                "if _x is not None and st.logging:",
                f"    st.note(fr[{PLAYER}], 'pick', 'draws ' + {r.const(self.names)}[_x] + ' at random', _x)",
