@@ -813,6 +813,18 @@ def test_a_replay_without_its_seed_takes_the_servers():
     assert e.path == "$.seed"
 
 
+def test_a_replay_from_before_the_generator_changed_is_refused():
+    """A rulelang-replay/1 replay was dealt by the generator before
+    BLAKE2b's: its seed would deal other dice and cards now, so it is
+    refused at $.format, naming the format read, not played wrong."""
+    st = mid_game("northpole.rules", moves=30, players=2)
+    d = json.loads(st.to_replay())
+    assert d["format"] == "rulelang-replay/2"
+    d["format"] = "rulelang-replay/1"
+    e = pytest.raises(SaveError, st.game.replay, json.dumps(d)).value
+    assert e.path == "$.format" and "reads rulelang-replay/2" in e.reason
+
+
 def test_a_replay_is_bounded_and_can_be_authenticated():
     st = mid_game("features.rules", moves=30)
     game = st.game

@@ -28,7 +28,7 @@ Parts = Tuple[Union[int, str], ...]
 Gm = Any
 
 FORMAT = "rulelang-state/2"
-REPLAY_FORMAT = "rulelang-replay/1"
+REPLAY_FORMAT = "rulelang-replay/2"
 M64 = (1 << 64) - 1
 
 #: The endings the engine itself gives (besides a ruleset's own).
