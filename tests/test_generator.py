@@ -44,18 +44,19 @@ def test_a_number_is_blake2b_of_the_seed_and_its_block():
     what any machine and any Python computes from the standard."""
     for seed in (0, 1, 2024, 2**63 + 5, 2**64 - 1):
         for block in (0, 1, 7, 1000, 2**40):
-            assert ops.random_block(seed, block) == (block, blake2b_numbers(seed, block))
+            assert ops.random_block(seed, block) == (seed, block, blake2b_numbers(seed, block))
     # (two numbers pinned, so that a change to the generator cannot pass unseen)
-    assert ops.random_block(2024, 0)[1][:2] == PINNED
+    assert ops.random_block(2024, 0)[2][:2] == PINNED
 
 
 def test_a_draw_below_n_reads_the_counter_and_moves_it_on():
     """``rand_below`` takes the next number (the counter moved on by one)
-    times n over 2**64, whatever block the memo held before."""
+    times n over 2**64, whatever block the state held before (one of
+    another seed's, or of another counter's)."""
     st = rulelang.loads(DICE).new_game(seed=77)
-    for start in (0, 6, 7, 8, 63, 1000):
-        st.rng = start
-        ops.BLOCKS.clear()
+    for start, held in ((0, ops.NO_BLOCK), (6, ops.random_block(78, 0)), (7, ops.random_block(77, 9)),
+                        (8, ops.random_block(77, 1)), (63, ops.NO_BLOCK), (1000, ops.random_block(76, 125))):
+        st.rng, st.block = start, held
         got = [ops.rand_below(st, 6) for _ in range(20)]
         want = [(blake2b_numbers(77, r >> 3)[r & 7] * 6) >> 64 for r in range(start + 1, start + 21)]
         assert got == want and st.rng == start + 20
@@ -67,9 +68,7 @@ def test_the_generated_code_draws_what_the_ops_draw():
     game = rulelang.loads(DICE)
     reference = op_by_op(game)
     for seed in range(5):
-        ops.BLOCKS.clear()
         a = game.new_game(seed=seed)
-        ops.BLOCKS.clear()
         b = reference.new_game(seed=seed)
         assert a.is_over and a.to_json() == b.to_json()
         assert a.stat("total", 0) == b.stat("total", 0) and a.rng == b.rng == 500 + 9   # (a last card: no number)

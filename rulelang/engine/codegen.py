@@ -192,12 +192,12 @@ def pure_function(op: O.PureOp) -> Fn:
 
 #: The state's generator (``ops.rand_below``) at counter ``_r`` with the
 #: state's seed in ``_s``: leaves its 64-bit number in ``_z`` (from the
-#: block last made for the seed, or a new one), and ``_z * n >> 64`` is
-#: then a number below n.
-_RANDOM = ("_b = _BLOCKS.get(_s)",
-           "if _b is None or _b[0] != _r >> 3:",
-           "    _b = _random_block(_s, _r >> 3)",
-           "_z = _b[1][_r & 7]")
+#: block the state made last, or a new one), and ``_z * n >> 64`` is then
+#: a number below n.
+_RANDOM = ("_b = st.block",
+           "if _b[1] != _r >> 3 or _b[0] != _s:",
+           "    _b = st.block = _random_block(_s, _r >> 3)",
+           "_z = _b[2][_r & 7]")
 
 #: Ops that always go on to the next op (written out without a pc check).
 _STRAIGHT = (O.PureOp,)

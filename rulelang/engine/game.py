@@ -17,7 +17,7 @@ from ..errors import RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
 from .moves import LogEntry, Result
-from .ops import WAIT_CHANCE, WAIT_NONE, Policy, fault
+from .ops import NO_BLOCK, WAIT_CHANCE, WAIT_NONE, Policy, fault
 from .state import State, _saves
 from .program import Program, compile_ruleset
 
@@ -278,6 +278,7 @@ class Game:
         st.logging = log
         st.chance_record = None
         st.listing = True
+        st.block = NO_BLOCK
         st.steps = 0
         st.log_tail = None
         st.hist = None

@@ -371,7 +371,7 @@ GENERATED_ENV: Dict[str, Any] = {
     "PureFault": O.PureFault, "RuleFault": RuleFault, "sorted": sorted, "set": set, "filter": filter,
     "_count_faces": _count_faces, "_spend_dice": _spend_dice, "_note_test": _note_test,
     "_show": _show, "_show_cards": _show_cards, "_text": _text, "_both": both,
-    "_pile_seen_by": pile_seen_by, "_make": Move._list, "_BLOCKS": O.BLOCKS, "_random_block": O.random_block, "_get": dict.__getitem__,
+    "_pile_seen_by": pile_seen_by, "_make": Move._list, "_random_block": O.random_block, "_get": dict.__getitem__,
     "list": list, "KeyError": KeyError, "next": next, "iter": iter, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "_scale": _scale_row,
     "__builtins__": {},
 }

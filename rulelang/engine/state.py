@@ -64,7 +64,7 @@ class State:
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
                  "limits", "logging", "_moves", "chance_record", "steps", "hist", "shown",
-                 "offer", "listing", "_base")
+                 "offer", "listing", "block", "_base")
 
     #: The ``game.Game`` that made it (``Any`` to mypy: game.py imports this module).
     game: Gm
@@ -113,6 +113,10 @@ class State:
     #: (the move API's ``legal_moves`` asks for them next); False in
     #: ``Game.playouts``, which picks among an op's values and makes none.
     listing: bool
+    #: The block of numbers the generator made last, ``(seed, number,
+    #: its eight numbers)`` (``ops.random_block``): a memo, not part of
+    #: the game (not compared or saved), shared by clones.
+    block: Tuple[Any, int, Tuple[int, ...]]
     chance_record: Optional[List[str]]
     #: The work done since this move began (``Limits.max_steps``).
     steps: int
@@ -268,7 +272,7 @@ class State:
     #: ``_rebuild`` puts back.
     _CHANGING = ("rng", "v", "g", "piles", "stack", "waiting", "actor", "rerolling",
                  "turn_player", "round", "order_pos", "skips", "test", "over", "log_tail",
-                 "_moves", "steps", "hist", "shown", "offer")
+                 "_moves", "steps", "hist", "shown", "offer", "block")
 
     def _rebuild(self) -> None:
         """This state again exactly as it was before the ``apply`` that
@@ -355,6 +359,7 @@ class State:
         c._moves = self._moves      # immutable once made: a clone shares it
         c.offer = None              # (its frames are copies)
         c.listing = self.listing
+        c.block = self.block
         c.chance_record = None
         c.steps = 0
         c.hist = self.hist

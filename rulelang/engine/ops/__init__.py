@@ -10,7 +10,7 @@ An op that generated code writes out has, beside its ``run``, its
 ``emit(r, k)``: the Python it stands for (``codegen``).
 """
 
-from .base import (BLOCKS, CALL, CARD, CODE, DIE, FEW_CARDS, FEW_IDLE, FRAME, LOCALS, LOG,
+from .base import (CALL, NO_BLOCK, CARD, CODE, DIE, FEW_CARDS, FEW_IDLE, FRAME, LOCALS, LOG,
                   LOG_CHARACTERS, M64, ONE_BY_ONE, PC, PLAYER, POOL_DIE, ROLL_OFF_DIE,
                   RUNAWAY, SHOWN, TURN, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Op, Policy,
                   PureFault, PureOp, RuleFault, _At, draw_label, draw_work, fault, logged,
@@ -23,7 +23,7 @@ from .control import (CallOp, ClearOp, CounterOp, DispatchOp, EndGameOp, EndTurn
                       NoTurnOp, PhaseOp, TriggerAssign)
 
 __all__ = [
-    "BLOCKS", "CALL", "CARD", "CODE", "DIE", "FEW_CARDS", "FEW_IDLE", "FRAME", "LOCALS", "LOG",
+    "CALL", "NO_BLOCK", "CARD", "CODE", "DIE", "FEW_CARDS", "FEW_IDLE", "FRAME", "LOCALS", "LOG",
     "LOG_CHARACTERS", "M64", "ONE_BY_ONE", "PC", "PLAYER", "POOL_DIE",
     "ROLL_OFF_DIE", "RUNAWAY", "SHOWN", "TURN", "WAIT_CHANCE", "WAIT_DECISION", "WAIT_NONE",
     "Op", "Policy", "PureFault", "PureOp", "RuleFault", "_At", "draw_label", "draw_work",

@@ -163,31 +163,27 @@ def draw_label(st: St, card: int) -> str:
     return f"draw {st.prog.card_labels[card]}"
 
 
-#: The last block of the generator made for each seed, seed -> (block,
-#: its eight numbers) (``random_block``): a memo, not state (a block is a
-#: function of the seed and its number); past ``MOST_BLOCKS`` seeds it
-#: starts again.
-BLOCKS: Dict[int, Tuple[int, Tuple[int, ...]]] = {}
-MOST_BLOCKS = 4096
 _EIGHT = struct.Struct("<8Q").unpack
+_SEED_AND_BLOCK = struct.Struct("<QQ").pack
+
+#: What a state holds before its generator made a block (``State.block``).
+NO_BLOCK: Tuple[Any, int, Tuple[int, ...]] = (None, -1, ())
 
 
-def random_block(seed: int, block: int) -> Tuple[int, Tuple[int, ...]]:
-    """(``block``, the eight 64-bit numbers of that block of the generator
-    of ``seed``): BLAKE2b of the seed and the block's number, eight bytes
-    each (little-endian), its 64-byte digest read as eight numbers.  The
-    generator is counter-based: its ``r``-th number is number ``r % 8`` of
-    block ``r // 8``, so a state's whole generator is (seed, counter), and
-    any number is made at once from them.  A standard hash gives the same
-    numbers on every machine and Python version, and one call in C makes
-    eight (each about a third of the time splitmix64's arithmetic on
-    Python's big integers took)."""
-    made = (block, _EIGHT(_blake2b(seed.to_bytes(8, "little") + block.to_bytes(8, "little"),
-                                  digest_size=64).digest()))
-    if len(BLOCKS) >= MOST_BLOCKS:
-        BLOCKS.clear()
-    BLOCKS[seed] = made
-    return made
+def random_block(seed: int, block: int) -> Tuple[int, int, Tuple[int, ...]]:
+    """(``seed``, ``block``, the eight 64-bit numbers of that block of the
+    generator of ``seed``): BLAKE2b of the seed and the block's number,
+    eight bytes each (little-endian), its 64-byte digest read as eight
+    numbers.  The generator is counter-based: its ``r``-th number is
+    number ``r % 8`` of block ``r // 8``, so a state's whole generator is
+    (seed, counter), and any number is made at once from them.  A standard
+    hash gives the same numbers on every machine and Python version, and
+    one call in C makes eight (each in about a third of the time
+    splitmix64's arithmetic on Python's big integers took).  A state keeps
+    the block it last made (``State.block``: a memo, not part of the game;
+    it names its seed and number, so one left from another seed or
+    counter is never read)."""
+    return seed, block, _EIGHT(_blake2b(_SEED_AND_BLOCK(seed, block)).digest())   # (64 bytes)
 
 
 def rand_below(st: St, n: int) -> int:
@@ -195,11 +191,10 @@ def rand_below(st: St, n: int) -> int:
     number (``random_block``) times n, over 2**64."""
     r = st.rng + 1
     st.rng = r
-    seed = st.seed
-    b = BLOCKS.get(seed)
-    if b is None or b[0] != r >> 3:
-        b = random_block(seed, r >> 3)
-    return (b[1][r & 7] * n) >> 64
+    b = st.block
+    if b[1] != r >> 3 or b[0] != st.seed:
+        b = st.block = random_block(st.seed, r >> 3)
+    return (b[2][r & 7] * n) >> 64
 
 
 #: The most move lists, and the most moves in them, one op keeps

@@ -39,7 +39,7 @@ from ...limits import Limits
 from .. import ops as O
 from ..kinds import Prog, St
 from ..program import compile_ruleset
-from ..ops import PC, WAIT_CHANCE
+from ..ops import NO_BLOCK, PC, WAIT_CHANCE
 from .checks import (_check_piles, _check_rest, _check_stack, _check_values, _ending_holds,
                      _probe)
 from .document import (Key, _check_options, _check_players, _head, _same_ruleset, _verify,
@@ -164,6 +164,7 @@ def state_from_plain(game: Gm, d: Dict[str, Any], limits: Optional[Limits] = Non
     st.limits = limits or game.limits
     st.logging = d["logging"]
     st.listing = True
+    st.block = NO_BLOCK
     st._changed()
     st.chance_record = None
     st.steps = 0
