@@ -75,3 +75,23 @@ score { food }
     assert by_line["fod"].suggestion == ("fod", "food")
     assert by_line["fod"].message.endswith("did you mean 'food'?")
     assert by_line["zzzzzz"].suggestion is None
+
+
+def test_a_fault_of_a_pattern_is_said_once_not_once_per_thing_it_makes():
+    """A piece set made from a pattern ('"Chip {n}" for n from 1
+    to 6: size n') repeats its declaration's fault for each thing it
+    makes: the checker says each fault once, at its place; two different
+    faults at the same place are both said."""
+    src = '''game "G"
+players 2
+pieces chips { "Chip {n}" for n from 1 to 6: size n }
+pieces tiles { "{n} of {s}" for n from 1 to 3 and s in red, blue: rank n, size s }
+per player { p 0 }
+turn { phase p { p += 1 } }
+score { p }
+'''
+    with pytest.raises(rulelang.RulesetCheckError) as e:
+        rulelang.loads(src)
+    said = [(d.line, d.column, d.message) for d in e.value.diagnostics]
+    assert len(said) == len(set(said)) and len(said) >= 2
+    assert sorted(line for line, _, m in said if "'size'" in m) == [3, 4]   # (once each)

@@ -43,6 +43,9 @@ class CheckerBase:
         self.limits = limits
         self.diags: List[Diagnostic] = []
         self.warnings: List[Diagnostic] = []
+        #: (line, column, message) of each said: one said again (a card or
+        #: piece made from a pattern repeats its declaration's fault) is not
+        self.said: Set[Tuple[int, int, str]] = set()
         self.stat_types: Dict[str, str] = {}
         self.stats: Dict[str, ir.Stat] = {}
         self.track_props: Dict[str, Dict[str, str]] = {}   # track -> what its spaces print
@@ -155,12 +158,18 @@ class CheckerBase:
             self.suggested = None   # (one made and not yet said waits for the error that says it)
         else:
             suggested = None
+        if (pos.line, pos.column, message) in self.said:
+            return
+        self.said.add((pos.line, pos.column, message))
         self.diags.append(Diagnostic(self.rs.filename, pos.line, pos.column, message,
                                      source_line(self.rs.source, pos.line),
                                      suggested[1] if suggested is not None else None))
 
     def warn(self, node: object, message: str) -> None:
         pos = getattr(node, "pos", None) or ir.Pos(1, 1)
+        if (pos.line, pos.column, "warning: " + message) in self.said:
+            return
+        self.said.add((pos.line, pos.column, "warning: " + message))
         self.warnings.append(Diagnostic(self.rs.filename, pos.line, pos.column,
                                         "warning: " + message,
                                         source_line(self.rs.source, pos.line)))
