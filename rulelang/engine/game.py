@@ -334,18 +334,20 @@ class Game:
         if params:
             return self.with_params(params).playouts(n, seed, players, policy, options, limits)
         codes = self.prog.codes
+        mul, add = Policy.MUL, Policy.ADD
         results: List[Result] = []
         for i in range(n):
             st = self.new_game(players=players, seed=seed + i, options=options, limits=limits,
                                log=False)
             st.listing = False      # (no move is listed: a value is picked)
-            below = Policy(seed + i).below
+            x = Policy(seed + i).x      # (``Policy.below``, written out: no call a move)
             while st.over is None:
                 fr = st.stack[-1]
                 op: Any = codes[fr[0]][fr[1]]     # one that waits (``Op`` declares no resume)
                 try:
                     values = op.choices(st, fr)
-                    pick = values[below(len(values))]
+                    x = (x * mul + add) & _M64
+                    pick = values[((x >> 32) * len(values)) >> 32]
                     st.steps = 0        # (as ``State.apply``)
                     go = op.resume(st, fr, pick)
                 except RulesetError:

@@ -287,13 +287,16 @@ class Policy:
     from a counter)."""
 
     __slots__ = ("x",)
+    #: The step: x -> (x * MUL + ADD) mod 2**64 (``Game.playouts`` writes it
+    #: out in its loop, with these two).
+    MUL, ADD = 6364136223846793005, 1442695040888963407
 
     def __init__(self, seed: int) -> None:
         self.x = (seed * 0xD1B54A32D192ED03 + 0x8BB84B93962EACC9) & M64
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n) (n below 2**32)."""
-        self.x = x = (self.x * 6364136223846793005 + 1442695040888963407) & M64
+        self.x = x = (self.x * self.MUL + self.ADD) & M64
         return ((x >> 32) * n) >> 32
 
 
