@@ -425,6 +425,18 @@ turn {
 '''
 
 
+def after_each_move(game, games):
+    """(the state, the player who moved) after each random move of
+    ``games`` games, game i with seed i and 2 + i % 4 players."""
+    for seed in range(games):
+        st = game.new_game(players=2 + seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over:
+            who = st.current_player
+            st.apply(rng.choice(st.legal_moves()))
+            yield st, who
+
+
 def test_a_condition_on_one_stat_reads_its_column():
     """'count / any / none players where …' whose condition reads one stat
     of the player looked at runs over that stat's column (one slice of the
@@ -436,19 +448,14 @@ def test_a_condition_on_one_stat_reads_its_column():
     assert len(re.findall(r"for _t\d+ in st\.v\[\d+::\d+\]", src)) == 2       # many, some
     assert re.search(r"\(1 not in st\.v\[\d+::\d+\]\)", src)                   # nobody
     assert len(re.findall(r"for _t\d+ in range\(st\.n\)", src)) == 2            # both, others
-    for seed in range(8):
-        st = game.new_game(players=2 + seed % 4, seed=seed)
-        rng = random.Random(seed)
-        while not st.is_over:
-            who = st.current_player
-            st.apply(rng.choice(st.legal_moves()))
-            a = [st.stat("a", p) for p in range(st.players)]
-            b = [st.stat("b", p) for p in range(st.players)]
-            assert st.stat("many", who) == sum(x > 2 for x in a)
-            assert st.stat("some", who) == any(x >= 5 and x != 6 for x in a)
-            assert st.stat("nobody", who) == (1 not in a)
-            assert st.stat("both", who) == sum(x > y for x, y in zip(a, b))
-            assert st.stat("others", who) == sum(x > 2 for p, x in enumerate(a) if p != who)
+    for st, who in after_each_move(game, 8):
+        a = [st.stat("a", p) for p in range(st.players)]
+        b = [st.stat("b", p) for p in range(st.players)]
+        assert st.stat("many", who) == sum(x > 2 for x in a)
+        assert st.stat("some", who) == any(x >= 5 and x != 6 for x in a)
+        assert st.stat("nobody", who) == (1 not in a)
+        assert st.stat("both", who) == sum(x > y for x, y in zip(a, b))
+        assert st.stat("others", who) == sum(x > 2 for p, x in enumerate(a) if p != who)
 
 
 EXTREMES = '''game "Extremes"
@@ -487,24 +494,19 @@ def test_any_player_past_a_value_asks_the_columns_least_or_greatest():
     assert "sum(map(" not in src
     past = lambda values, test: any(x is not None and test(x) for x in values)    # noqa: E731
     seen = set()
-    for seed in range(12):
-        st = game.new_game(players=2 + seed % 4, seed=seed)
-        rng = random.Random(seed)
-        while not st.is_over:
-            who = st.current_player
-            st.apply(rng.choice(st.legal_moves()))
-            if st.decision != "Set a" and not st.is_over:
-                continue
-            a = [st.stat("a", p) for p in range(st.players)]
-            bar = st.stat("bar")
-            seen.add((None in a, bar is None))
-            assert st.stat("hi", who) == (bar is not None and past(a, lambda x, b=bar: x >= b))
-            assert st.stat("lo", who) == past(a, lambda x: x < 2)
-            assert st.stat("nb", who) == (not past(a, lambda x: x > 4))
-            assert st.stat("fixed", who) == past(a, lambda x: x <= 1)
-            assert st.stat("many", who) == (0 if bar is None else
-                                            sum(x is not None and x >= bar for x in a))
-            assert st.stat("few", who) == sum(x is not None and x <= 3 for x in a)
+    for st, who in after_each_move(game, 12):
+        if st.decision != "Set a" and not st.is_over:
+            continue
+        a = [st.stat("a", p) for p in range(st.players)]
+        bar = st.stat("bar")
+        seen.add((None in a, bar is None))
+        assert st.stat("hi", who) == (bar is not None and past(a, lambda x, b=bar: x >= b))
+        assert st.stat("lo", who) == past(a, lambda x: x < 2)
+        assert st.stat("nb", who) == (not past(a, lambda x: x > 4))
+        assert st.stat("fixed", who) == past(a, lambda x: x <= 1)
+        assert st.stat("many", who) == (0 if bar is None else
+                                        sum(x is not None and x >= bar for x in a))
+        assert st.stat("few", who) == sum(x is not None and x <= 3 for x in a)
     assert seen == {(False, False), (False, True), (True, False), (True, True)}
 
 

@@ -371,7 +371,11 @@ GENERATED_ENV: Dict[str, Any] = {
     "PureFault": O.PureFault, "RuleFault": RuleFault, "sorted": sorted, "set": set, "filter": filter,
     "_count_faces": _count_faces, "_spend_dice": _spend_dice, "_note_test": _note_test,
     "_show": _show, "_show_cards": _show_cards, "_text": _text, "_both": both,
-    "_pile_seen_by": pile_seen_by, "_make": Move._list, "_random_block": O.random_block, "_get": dict.__getitem__,
-    "list": list, "KeyError": KeyError, "next": next, "iter": iter, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "_scale": _scale_row,
+    "_pile_seen_by": pile_seen_by, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "_scale": _scale_row,
+    "list": list, "KeyError": KeyError, "next": next, "iter": iter,
+    # (a choice's moves made as it waits: ``ChooseOneOfOp.listed``)
+    "_make": Move._list, "_get": dict.__getitem__,
+    # (the state's generator: ``codegen._RANDOM``)
+    "_random_block": O.random_block,
     "__builtins__": {},
 }

@@ -10,8 +10,8 @@ An op that generated code writes out has, beside its ``run``, its
 ``emit(r, k)``: the Python it stands for (``codegen``).
 """
 
-from .base import (CALL, NO_BLOCK, CARD, CODE, DIE, FEW_CARDS, FEW_IDLE, FRAME, LOCALS, LOG,
-                  LOG_CHARACTERS, M64, ONE_BY_ONE, PC, PLAYER, POOL_DIE, ROLL_OFF_DIE,
+from .base import (CALL, CARD, CODE, DIE, FEW_CARDS, FEW_IDLE, FRAME, LOCALS, LOG,
+                  LOG_CHARACTERS, M64, NO_BLOCK, ONE_BY_ONE, PC, PLAYER, POOL_DIE, ROLL_OFF_DIE,
                   RUNAWAY, SHOWN, TURN, WAIT_CHANCE, WAIT_DECISION, WAIT_NONE, Op, Policy,
                   PureFault, PureOp, RuleFault, _At, draw_label, draw_work, fault, logged,
                   rand_below, random_block, roll_label, spend, take_cards)
@@ -23,8 +23,8 @@ from .control import (CallOp, ClearOp, CounterOp, DispatchOp, EndGameOp, EndTurn
                       NoTurnOp, PhaseOp, TriggerAssign)
 
 __all__ = [
-    "CALL", "NO_BLOCK", "CARD", "CODE", "DIE", "FEW_CARDS", "FEW_IDLE", "FRAME", "LOCALS", "LOG",
-    "LOG_CHARACTERS", "M64", "ONE_BY_ONE", "PC", "PLAYER", "POOL_DIE",
+    "CALL", "CARD", "CODE", "DIE", "FEW_CARDS", "FEW_IDLE", "FRAME", "LOCALS", "LOG",
+    "LOG_CHARACTERS", "M64", "NO_BLOCK", "ONE_BY_ONE", "PC", "PLAYER", "POOL_DIE",
     "ROLL_OFF_DIE", "RUNAWAY", "SHOWN", "TURN", "WAIT_CHANCE", "WAIT_DECISION", "WAIT_NONE",
     "Op", "Policy", "PureFault", "PureOp", "RuleFault", "_At", "draw_label", "draw_work",
     "fault", "logged", "rand_below", "random_block", "roll_label", "spend", "take_cards", "DrawOp", "PoolOp",

@@ -586,7 +586,8 @@ class ChooseOneOfOp(ChoiceOp):
         """The lines that put the moves offering ``_o`` in place: pieces,
         spaces and players come back in the same lists, kept whole
         (``kept``); a hand of cards seldom does, so its moves are looked up
-        at each place (``ones``, in C), made (``offered``) when one is not
+        at each place (``ones``, in C: the first step of ``offered``, with
+        no call and no list kept), made by ``offered`` when one is not
         there yet."""
         made = f"st._moves = O[{k}].offered(st, (tuple(_o), fr[{PLAYER}]), _o, _make)"
         if self.pile is None:
