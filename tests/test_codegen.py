@@ -234,3 +234,50 @@ score { moves }
         state.apply("step")
     assert seats == [0, 2] * 3
     assert [state.stat("moves", p) for p in range(3)] == [3, 0, 3]
+
+
+STEPS = '''
+game "Steps"
+players 1
+board line {
+    state { mark one of empty, token }
+    a: x 1, mark token
+    b: x 2
+    c: x 3
+    link a -- b east/west
+    link b -- c east/west
+}
+per player { moved 0 }
+turn {
+    phase p {
+        choose one line as h where mark is token
+            and any of line where mark is empty and (distance from h along east) is 1 "Move"
+        if h is none { end game "stuck" }
+        choose one line as d where mark is empty and (distance from h along east) is 1 "To"
+        h.mark = empty
+        d.mark = token
+        moved += 1
+    }
+}
+score { moved }
+'''
+
+
+@pytest.mark.parametrize("ops", [False, True])
+def test_the_piece_a_where_looks_at_is_never_none_but_the_chosen_one_may_be(ops):
+    """In a choice's 'where', the piece looked at (``h``) always holds a
+    piece: the generated list reads it with no test for none.  Once chosen,
+    ``h`` may be none (nothing met the 'where'), and is tested again."""
+    from rulelang.engine import codegen
+    game = rulelang.loads(STEPS, "steps.rules")
+    if ops:
+        game = op_by_op(game)
+    st = game.new_game(seed=1)
+    while not st.is_over:
+        st.apply(st.legal_moves()[0])
+    assert st.stat("moved", 0) == 2 and st.result().ending == "stuck"
+    if not ops:
+        text = codegen.source_of(game.prog, game.prog.code_names.index("the turn"))
+        listed = [ln for ln in text.splitlines() if "_o = [" in ln]
+        assert listed and not any("is None" in ln or "is not None" in ln for ln in listed[:1])
+        assert "is not None else ()" in listed[1]     # (h after the choice: may be none)

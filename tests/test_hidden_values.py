@@ -96,6 +96,27 @@ def test_setting_a_revealed_stat_hides_it_again(cups):
     assert not st.shown and "cup" not in st.view(1)["players"][0]["stats"]
 
 
+def test_hiding_one_revealed_stat_again_leaves_the_others_shown(cups):
+    """Each change hides its own stat only, wherever it sits among those
+    shown: first, middle or last (by the rules' code, and by ``set_stat``)."""
+    st = cups.new_game(players=3, seed=0, chance="explicit")
+    for faces in ((6, 2), (5, 5), (4, 1)):
+        st.apply(f"roll {faces[0]}").apply(f"roll {faces[1]}").apply("Rock").apply("Show the cup: yes")
+    assert [st.stat("cup", p) for p in range(3)] == [(6, 2), (5, 5), (4, 1)]
+
+    def shown():
+        return [p for p in range(3) if "cup" in st.view(None)["players"][p]["stats"]]
+
+    assert shown() == [0, 1, 2]
+    st.set_stat("cup", (1, 1), player=1)          # the middle one
+    assert shown() == [0, 2]
+    st.apply("roll 3").apply("roll 3")            # P0 rolls again: the first one
+    assert shown() == [2]
+    st.apply("Rock").apply("Show the cup: no")
+    st.apply("roll 2").apply("roll 2")            # P1 rolls; P2's stays shown
+    assert shown() == [2]
+
+
 def test_a_failed_move_puts_the_revealed_stats_back(cups):
     st = forced(cups)
     st.apply("Rock").apply("Show the cup: yes")

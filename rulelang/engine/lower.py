@@ -639,12 +639,12 @@ class Ctx(Seen):
         condition names it: ``choose one points as h where … h …``)."""
         source = Source(self)
         var = source.temp() if slot is None else f"fr[{slot}]"
+        source.sure.add(var)        # (the piece looked at: never none)
         among, where, fixed = source.looked_at(pset, var, cond)
         if fixed is not None and slot is None:
             return compiled(f"{among}", self.prog.gen_env)     # (never changed by a reader)
         text = f"[{var} for {var} in {among}{where}]" if where or slot is not None else f"[*{among}]"
-        # (the local named in the condition is the piece looked at: a Python
-        # local in the loop, not the frame's slot written at every piece)
+        # (the piece looked at is a Python local in the loop, not the frame's slot)
         return compiled(text if slot is None else text.replace(var, source.temp()), self.prog.gen_env)
 
 

@@ -143,8 +143,9 @@ def unshow(st: St, key: int) -> None:
     every change of a hidden stat while anything is revealed: one test in C
     when it is not this one.)"""
     shown = st.shown
-    if key in shown:
-        st.shown = tuple(filter(key.__ne__, shown))
+    if key in shown:        # (it is there once: cut out at its index)
+        i = shown.index(key)
+        st.shown = shown[:i] + shown[i + 1:]
 
 
 def show(st: St, key: int) -> None:
