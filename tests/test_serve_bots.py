@@ -280,3 +280,27 @@ def test_thinking_bots_leave_the_server_free(served):
     assert slowest < 0.8, slowest
     moved = [hall.tables[i].version for i in ids]
     assert all(v >= 1 for v in moved), moved          # the workers shared move by move
+
+
+def test_a_worker_killed_is_replaced_and_the_decision_asked_again():
+    """A pool whose worker was killed (the system, short of memory) is
+    broken: the decision is asked of a new pool, once
+    (``Thinkers.RETRIES``), and the bot moves; with no retries it does not."""
+    game = example("tic_tac_toe.rules")
+    replay = game.new_game(seed=3).to_replay(seed=True)
+
+    def killed_then_asked(retries):
+        pool = thinking.Thinkers(workers=1)
+        pool.RETRIES = retries
+        try:
+            assert asyncio.run(pool.think(game, replay, "random", 1))[0]     # (the pool starts)
+            for process in list(pool.pool._processes.values()):
+                process.kill()
+                process.join(WAIT)
+            return asyncio.run(pool.think(game, replay, "random", 1))
+        finally:
+            pool.close()
+
+    done, label = killed_then_asked(1)
+    assert done and label in {m.label for m in game.replay(replay).legal_moves()}
+    assert killed_then_asked(0) == (False, "a worker process stopped")

@@ -129,23 +129,31 @@ class Thinkers:
         self.workers = workers
         self.pool: Optional[concurrent.futures.ProcessPoolExecutor] = None
 
+    #: How many times a decision is asked of a new pool when the pool it
+    #: was given broke (a worker killed: by the system, short of memory,
+    #: say).  A game whose bot cannot move waits for a restart, so a
+    #: worker lost once does not stop it; one that breaks every pool
+    #: (the decision itself kills its worker) is not tried for ever.
+    RETRIES = 1
+
     async def think(self, game: Game, replay: str, spec: str, seed: int) -> Tuple[bool, str]:
         """``decide`` in a worker; a pool that broke (a worker killed) is
-        made again for the next decision."""
-        if self.pool is None:
-            # (spawn: the server has threads, and a fork would copy their locks)
-            self.pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker)
-        pool = self.pool
-        try:
-            return await asyncio.get_running_loop().run_in_executor(
-                pool, decide, game, replay, spec, seed)
-        except concurrent.futures.process.BrokenProcessPool:
-            if self.pool is pool:
-                self.pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
-            return False, "a worker process stopped"
+        made again, and the decision asked of it (``RETRIES`` times)."""
+        for _ in range(self.RETRIES + 1):
+            if self.pool is None:
+                # (spawn: the server has threads, and a fork would copy their locks)
+                self.pool = concurrent.futures.ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker)
+            pool = self.pool
+            try:
+                return await asyncio.get_running_loop().run_in_executor(
+                    pool, decide, game, replay, spec, seed)
+            except concurrent.futures.process.BrokenProcessPool:
+                if self.pool is pool:
+                    self.pool = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+        return False, "a worker process stopped"
 
     def close(self) -> None:
         """Stops the workers: the decisions waiting are dropped, those being
