@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulelang import RulesetSyntaxError
 from rulelang.syntax import parse
@@ -193,3 +195,87 @@ def test_fmt_command_reads_stdin_with_a_dash():
 def test_layout_of_items_else_and_blocks(text, tidy):
     assert format_source(text) == tidy
     assert format_source(tidy) == tidy and parse(tidy) == parse(text)
+
+
+COLUMNS = '''\
+game "Columns"
+players 2
+per player {
+    men    5   min 0
+    food  10   min 0
+    skill  5   min 0
+}
+deck travel {
+    Trek          x10: move 1
+    Ice           x5:  move 1
+    "Cracked Ice" x5:  move -1
+}
+score { men }
+'''
+
+# The words lined up stay so, one space after the widest: the numbers to
+# the right ('5' over '10'), 'x5:' after the widest name (which had one
+# space), 'move' after 'x5:' (two spaces there, one after 'x10:').
+COLUMNS_TIDY = '''\
+game "Columns"
+players 2
+per player {
+    men   5 min 0
+    food 10 min 0
+    skill 5 min 0
+}
+deck travel {
+    Trek          x10: move 1
+    Ice           x5:  move 1
+    "Cracked Ice" x5:  move -1
+}
+score { men }
+'''
+
+
+def test_words_the_writer_lined_up_stay_lined_up():
+    assert format_source(COLUMNS) == COLUMNS_TIDY
+    assert format_source(COLUMNS_TIDY) == COLUMNS_TIDY
+
+
+@pytest.mark.parametrize("text, tidy", [
+    # two spaces that line up with nothing beside them are one
+    ('game "G"\nplayers 2\nper player {\n    a  1\n    bbb 2 min 0\n}\nscore { a }\n',
+     'game "G"\nplayers 2\nper player {\n    a 1\n    bbb 2 min 0\n}\nscore { a }\n'),
+    # a blank line ends the lines whose columns line up
+    ('game "G"\nplayers 2\nper player {\n    a      1\n\n    bbbbb  2\n}\nscore { a }\n',
+     'game "G"\nplayers 2\nper player {\n    a 1\n\n    bbbbb 2\n}\nscore { a }\n'),
+    # items of a block lined up on lines one over the other stay lined up, two
+    # spaces after the widest
+    ('game "G"\nplayers 2\ndeck c {\n    A: rank 1         B: rank 2\n    Queen: rank 12    K: rank 13\n}\n'
+     'score { 1 }\n',
+     'game "G"\nplayers 2\ndeck c {\n    A: rank 1       B: rank 2\n    Queen: rank 12  K: rank 13\n}\n'
+     'score { 1 }\n'),
+    # lines written lined up over messy indentation line up at their level
+    ('game "G"\nplayers 2\nper player {\n  a    1\n      bbb  2\n}\nscore { a }\n',
+     'game "G"\nplayers 2\nper player {\n    a   1\n    bbb 2\n}\nscore { a }\n'),
+])
+def test_columns_need_lines_beside_them(text, tidy):
+    assert format_source(text) == tidy
+    assert format_source(tidy) == tidy and parse(tidy) == parse(text)
+
+
+_WORD = st.sampled_from(["a", "bb", "ccc", "dddd", "e5"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_WORD, st.integers(0, 999), st.integers(1, 4), st.integers(1, 4),
+                          st.booleans(), st.integers(0, 6)), min_size=1, max_size=6))
+def test_any_spacing_formats_to_a_layout_that_stays(rows):
+    """Whatever the spaces between the words, formatting keeps the IR and
+    formatting the result again changes nothing."""
+    seen, lines = set(), []
+    for word, value, gap1, gap2, bounded, indent in rows:
+        name = f"{word}{len(seen)}"
+        seen.add(name)
+        bound = f"{' ' * gap2}min 0" if bounded else ""
+        lines.append(f"{' ' * indent}{name}{' ' * gap1}{value}{bound}")
+    text = 'game "G"\nplayers 2\nper player {\n' + "\n".join(lines) + '\n}\nscore { 1 }\n'
+    once = format_source(text)
+    assert parse(once) == parse(text)
+    assert format_source(once) == once

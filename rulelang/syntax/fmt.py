@@ -38,7 +38,7 @@ import contextlib
 import os
 import re
 import shutil
-from typing import Any, List, Optional, Sequence, TextIO, Tuple, cast
+from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, cast
 
 import attrs
 
@@ -78,6 +78,11 @@ class _Line:
     comment: str = ""
     blank_before: bool = False
     goes_on: bool = False       # it goes on with the statement of the line above
+    #: The spaces between its words that may end a column (``_aligned``):
+    #: (its place in ``parts``, the least it may be ("  " between items,
+    #: else " "), the column where the next word stood in the text, whether
+    #: the writer put more spaces there than that).
+    gaps: List[Tuple[int, str, int, bool]] = attrs.Factory(list)
 
     def code(self) -> str:
         return INDENT * self.level + "".join(self.parts)
@@ -132,11 +137,39 @@ def _is_closer(tok: _Token) -> bool:
     return tok.kind in ("RBRACE", "RPAR")
 
 
+#: How many times a layout with columns is laid out again to find one
+#: that stays (``format_source``).
+TRIES = 3
+
+
 def format_source(text: str, filename: str = "<text>") -> str:
     """``text`` in the canonical layout (see the module's docstring).
     Raises ``RulesetSyntaxError`` (as ``rulelang.load`` does) when the
-    text does not parse; the result reads to the same IR as ``text``."""
+    text does not parse; the result reads to the same IR as ``text``.
+
+    Formatting twice gives what formatting once gave: the columns are
+    worked out from where words stand, so a layout is laid out again until
+    it stays (``TRIES`` times); one that does not (words that line up by
+    chance, in a new way each time) is given without columns, which
+    stays."""
     before = parse(text, filename)
+    result = _laid_out(text, columns=True)
+    for _ in range(TRIES):
+        again = _laid_out(result, columns=True)
+        if again == result:
+            break
+        result = again
+    else:
+        result = _laid_out(text, columns=False)
+    after = parse(result, filename)
+    if after != before:     # (a fault of this module: say so rather than change the meaning)
+        raise RulesetSyntaxError.at(filename, 1, 1, "rulelang fmt could not lay this file out without "
+                                    "changing what it means; it is left as it was")
+    return result
+
+
+def _laid_out(text: str, columns: bool) -> str:
+    """``text`` laid out once (with the columns the writer lined up, or none)."""
     tokens = _tokens(text)
     lines: List[_Line] = []
     # Open brackets: (kind, the level of the line that opened it, the parser's stack inside it).
@@ -145,6 +178,7 @@ def format_source(text: str, filename: str = "<text>") -> str:
     prev: Optional[_Token] = None
     prev2: Optional[_Token] = None
     end_of_last = 0
+    line_start = 0      # (where the line being laid out starts in the text)
     waiting: List[_Line] = []       # comment lines whose level is that of the next line
     statement = 0       # the level of the line the current statement started on
     for tok in [*tokens, None]:
@@ -170,6 +204,7 @@ def format_source(text: str, filename: str = "<text>") -> str:
             level, goes_on = _level_of(tok, opened, prev)
             line = _Line(level, blank_before=breaks >= 2, goes_on=goes_on)
             lines.append(line)
+            line_start = tok.start
             if not goes_on and not (opened and opened[-1][0] == "LPAR"):
                 statement = level       # (a line that starts a statement, or a block's '}')
             for comment in waiting:     # at the level of the line after them (inside a block they end)
@@ -180,6 +215,9 @@ def format_source(text: str, filename: str = "<text>") -> str:
             space = _space(prev, tok, prev2)
             if space and prev.kind not in ("SEMICOLON", "COMMA") and _starts_item(tok, opened, False):
                 space = "  "        # two items on one line: { Jack: rank 1  Queen: rank 2 }
+            if space:
+                column = tok.start - line_start     # (from the line's first word)
+                line.gaps.append((len(line.parts), space, column, len(gap) > len(space)))
             line.parts.append(space)
         line.parts.append(_spelt(tok))
         if tok.kind == "LPAR":
@@ -190,12 +228,13 @@ def format_source(text: str, filename: str = "<text>") -> str:
             opened.pop()
         prev2, prev = prev, tok
         end_of_last = tok.end
-    result = _written(lines)
-    after = parse(result, filename)
-    if after != before:     # (a fault of this module: say so rather than change the meaning)
-        raise RulesetSyntaxError.at(filename, 1, 1, "rulelang fmt could not lay this file out without "
-                                    "changing what it means; it is left as it was")
-    return result
+    if columns:
+        _aligned(lines)
+    else:
+        for line in lines:
+            for at, least, _, _ in line.gaps:
+                line.parts[at] = least
+    return _written(lines)
 
 
 def _inner_level(opened: List[Tuple[str, int, int]]) -> int:
@@ -233,6 +272,108 @@ def _level_of(tok: _Token, opened: List[Tuple[str, int, int]], last: Optional[_T
         return base, False      # a '{' on a line of its own; an 'else' under its 'if' statement
     goes_on = not _starts_item(tok, opened, True) or last is not None and last.kind in _GOES_ON
     return base + goes_on, goes_on
+
+
+def _aligned(lines: List[_Line]) -> None:
+    """Words the writer lined up stay lined up, a space after the widest.
+    A word stands in a column when more spaces than the usual come
+    before it (two or more; three or more before a block's second item on
+    the line), and a word on a line next to it (at the same level, no
+    blank line or comment between) stood at the same place from the start
+    of its line, or ended where it ends (numbers put to the right); or
+    when it has the usual space before it but stood where such a word
+    stood (the word before it is the widest).  Each column is then put
+    where its words all fit, the usual space after the widest.  A word
+    with more spaces before it that no word beside it lines up with gets
+    the usual space.  (So the layout depends on where the writer lined
+    words up; ``format_source`` makes sure it stays.)"""
+    i = 0
+    while i < len(lines):
+        j = i + 1
+        while j < len(lines) and lines[j].gaps and not lines[j].blank_before and \
+                lines[j].level == lines[i].level:
+            j += 1
+        _columns(lines[i:j])
+        i = j
+
+
+def _columns(run: List[_Line]) -> None:
+    """The columns of a run of lines (``_aligned``), each put in place."""
+    for line in run:        # (every space its least first)
+        for at, least, _, _ in line.gaps:
+            line.parts[at] = least
+    # A word after a space may start a column (its start lines up with
+    # a word's start next to it) or end one (its end does: numbers put
+    # to the right, '  5' over ' 10').
+    starts = _ends_of(run, lambda line, at, column: column)
+    ends = _ends_of(run, lambda line, at, column: column + len(line.parts[at + 1]))
+    # A word in both (a word as wide as those beside it) is in the column
+    # that goes on over more lines; the other loses it.
+    for k in range(len(run)):
+        at_start = {at: c for c, at in starts[k].items()}
+        for c, at in list(ends[k].items()):
+            if at in at_start:
+                if _stretch(ends, k, c) > _stretch(starts, k, at_start[at]):
+                    del starts[k][at_start[at]]
+                else:
+                    del ends[k][c]
+    places = sorted({(c, 0) for found in starts for c in found} | {(c, 1) for found in ends for c in found})
+    for column, right in places:
+        found = ends if right else starts
+        k = 0
+        while k < len(run):
+            m = k
+            while m < len(run) and column in found[m]:
+                m += 1
+            if m - k > 1:
+                lines = range(k, m)
+                ats = [found[n][column] for n in lines]
+                least = [next(x for a, x, _, _ in run[n].gaps if a == at) for n, at in zip(lines, ats)]
+                before = [len("".join(run[n].parts[:at])) for n, at in zip(lines, ats)]
+                width = [len(run[n].parts[at + 1]) if right else 0 for n, at in zip(lines, ats)]
+                place = max(b + len(x) + w for b, x, w in zip(before, least, width))
+                for n, at, b, w in zip(lines, ats, before, width):
+                    run[n].parts[at] = " " * (place - b - w)
+            k = max(m, k + 1)
+
+
+def _stretch(found: List[Dict[int, int]], k: int, column: int) -> int:
+    """How many lines next to each other, line ``k`` among them, have ``column``."""
+    first, last = k, k
+    while first > 0 and column in found[first - 1]:
+        first -= 1
+    while last + 1 < len(found) and column in found[last + 1]:
+        last += 1
+    return last - first + 1
+
+
+def _ends_of(run: List[_Line], place: Any) -> List[Dict[int, int]]:
+    """For each line of ``run``, the spaces before a word that lines up
+    with a word on a line next to it, by ``place(line, at, column)`` (the
+    column of the word's start or end, from the start of the line): place
+    -> the space's place in ``parts``.  A space the writer widened before
+    a word that lines up with a word beside it; then, spreading, a space
+    of one before a word where a column's word stands beside it."""
+    def where(k: int, wide: bool) -> Dict[int, int]:
+        line = run[k]
+        return {place(line, at, column): at for at, _, column, two in line.gaps
+                if two or not wide}
+    wide = [where(k, True) for k in range(len(run))]
+    every = [where(k, False) for k in range(len(run))]
+    found: List[Dict[int, int]] = []
+    for k in range(len(run)):
+        near = set(every[k - 1] if k else ()) | set(every[k + 1] if k + 1 < len(run) else ())
+        found.append({c: at for c, at in wide[k].items() if c in near})
+    spread = True
+    while spread:
+        spread = False
+        for k in range(len(run)):
+            near = set(found[k - 1] if k else ()) | set(found[k + 1] if k + 1 < len(run) else ())
+            for c, at in every[k].items():
+                if c in near and c not in found[k]:
+                    found[k][c] = at
+                    spread = True
+    return found
 
 
 def _written(lines: List[_Line]) -> str:
