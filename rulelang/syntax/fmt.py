@@ -7,21 +7,26 @@ the line breaks where the writer put them, every comment where it was.
     * four spaces a level: a block's lines one level in from the line that
       opened it, its '}' at that line's level; a line inside '(' … ')' one
       level in from the line that opened it; a line that goes on with the
-      statement (or declaration) above one level further in
+      statement (or declaration) above one level further in, or under the
+      word of the line above it was written under (``_anchored``)
     * one space between words (two between items of a block written on one
       line: '{ Jack: rank 1  Queen: rank 2 }'), none before ',', ';', ':', ')' and '.', none
       after '(' and '.', none around '..' and '/' (east/west) or after a
       '-' that negates ('-lost'); '{ … }' on one line with a space inside
-      ('{}' when empty)
+      ('{}' when empty); but words the writer lined up in columns on
+      lines next to each other stay lined up, one space after the widest
+      (``_aligned``)
     * 'per player {' and 'per turn {' written so (unless a comment is inside)
     * trailing comments two spaces after the code, lined up with those of
-      the lines next to them; a comment on its own line at the level of
-      the line after it (of the block it ends, before a '}')
+      the lines next to them (and with those the writer put at the same
+      column a few lines of code further on); a comment on its own line at
+      the level of the line after it (of the block it ends, before a '}')
     * no trailing spaces, at most one blank line in a row, none at the
       start or the end, one line break at the end
 
-The layout depends only on the tokens, the line breaks and the comments,
-so formatting twice gives what formatting once gave.  The tokens are
+The layout depends on the tokens, the line breaks, the comments and
+where the writer lined words up; formatting twice gives what formatting
+once gave (``format_source`` makes sure of it).  The tokens are
 Lark's (``parse.parser``), read with the state of the parser so that a
 line that goes on with a statement is told from one that starts the next.
 ``format_source`` checks that the result reads to the same IR before it
@@ -84,8 +89,17 @@ class _Line:
     #: the writer put more spaces there than that).
     gaps: List[Tuple[int, str, int, bool]] = attrs.Factory(list)
 
+    #: Its words: (the place in ``parts``, the column it stood at in the text).
+    words: List[Tuple[int, int]] = attrs.Factory(list)
+    #: For a line that goes on: the line above and the place of its word
+    #: that this line's first word stood under, if one did (``_anchored``).
+    anchor: Optional[Tuple["_Line", int]] = None
+    #: Where its line starts when it is not its level's place (``_anchored``).
+    indent: Optional[int] = None
+    comment_at: int = -1        # the column its trailing comment stood at in the text
+
     def code(self) -> str:
-        return INDENT * self.level + "".join(self.parts)
+        return (INDENT * self.level if self.indent is None else " " * self.indent) + "".join(self.parts)
 
 
 def _tokens(text: str) -> List[_Token]:
@@ -179,6 +193,7 @@ def _laid_out(text: str, columns: bool) -> str:
     prev2: Optional[_Token] = None
     end_of_last = 0
     line_start = 0      # (where the line being laid out starts in the text)
+    code_line: Optional[_Line] = None       # the last line with code
     waiting: List[_Line] = []       # comment lines whose level is that of the next line
     statement = 0       # the level of the line the current statement started on
     for tok in [*tokens, None]:
@@ -189,6 +204,7 @@ def _laid_out(text: str, columns: bool) -> str:
                 breaks += 1
             elif breaks == 0 and line is not None:
                 line.comment = m.group().rstrip()       # after the code on its line
+                line.comment_at = _column(text, end_of_last + m.start())
             else:
                 waiting.append(_Line(0, [m.group().rstrip()], blank_before=breaks >= 2))
                 lines.append(waiting[-1])
@@ -203,7 +219,11 @@ def _laid_out(text: str, columns: bool) -> str:
         if line is None or breaks:
             level, goes_on = _level_of(tok, opened, prev)
             line = _Line(level, blank_before=breaks >= 2, goes_on=goes_on)
+            if goes_on and code_line is not None:       # (under a word of the line above?)
+                under = _column(text, tok.start)
+                line.anchor = next(((code_line, at) for at, c in code_line.words if c == under), None)
             lines.append(line)
+            code_line = line
             line_start = tok.start
             if not goes_on and not (opened and opened[-1][0] == "LPAR"):
                 statement = level       # (a line that starts a statement, or a block's '}')
@@ -219,6 +239,7 @@ def _laid_out(text: str, columns: bool) -> str:
                 column = tok.start - line_start     # (from the line's first word)
                 line.gaps.append((len(line.parts), space, column, len(gap) > len(space)))
             line.parts.append(space)
+        line.words.append((len(line.parts), _column(text, tok.start)))
         line.parts.append(_spelt(tok))
         if tok.kind == "LPAR":
             opened.append((tok.kind, line.level, tok.depth))
@@ -230,11 +251,30 @@ def _laid_out(text: str, columns: bool) -> str:
         end_of_last = tok.end
     if columns:
         _aligned(lines)
+        _anchored(lines)
     else:
         for line in lines:
             for at, least, _, _ in line.gaps:
                 line.parts[at] = least
-    return _written(lines)
+    return _written(lines, columns)
+
+
+def _column(text: str, at: int) -> int:
+    """The column of offset ``at`` in ``text`` (from 0)."""
+    return at - text.rfind("\n", 0, at) - 1
+
+
+def _anchored(lines: List[_Line]) -> None:
+    """A line that goes on with the statement above, whose first word the
+    writer put under a word of the line above, stays under it (when that
+    is further in than the statement it goes on with): 'else if … then
+    hearts else clubs' under the 'if' of 'if … then spades'."""
+    for line in lines:
+        if line.anchor is not None:
+            above, at = line.anchor
+            under = len(above.code()) - len("".join(above.parts[at:]))
+            if under > len(INDENT * (line.level - 1)):
+                line.indent = under
 
 
 def _inner_level(opened: List[Tuple[str, int, int]]) -> int:
@@ -291,7 +331,7 @@ def _aligned(lines: List[_Line]) -> None:
     while i < len(lines):
         j = i + 1
         while j < len(lines) and lines[j].gaps and not lines[j].blank_before and \
-                lines[j].level == lines[i].level:
+                lines[j].level == lines[i].level and not lines[j].goes_on and not lines[i].goes_on:
             j += 1
         _columns(lines[i:j])
         i = j
@@ -328,10 +368,10 @@ def _columns(run: List[_Line]) -> None:
             if m - k > 1:
                 lines = range(k, m)
                 ats = [found[n][column] for n in lines]
-                least = [next(x for a, x, _, _ in run[n].gaps if a == at) for n, at in zip(lines, ats)]
+                usual = [next(x for a, x, _, _ in run[n].gaps if a == at) for n, at in zip(lines, ats)]
                 before = [len("".join(run[n].parts[:at])) for n, at in zip(lines, ats)]
                 width = [len(run[n].parts[at + 1]) if right else 0 for n, at in zip(lines, ats)]
-                place = max(b + len(x) + w for b, x, w in zip(before, least, width))
+                place = max(b + len(x) + w for b, x, w in zip(before, usual, width))
                 for n, at, b, w in zip(lines, ats, before, width):
                     run[n].parts[at] = " " * (place - b - w)
             k = max(m, k + 1)
@@ -376,28 +416,36 @@ def _ends_of(run: List[_Line], place: Any) -> List[Dict[int, int]]:
     return found
 
 
-def _written(lines: List[_Line]) -> str:
-    """The lines as text, trailing comments lined up in runs."""
-    out: List[str] = []
-    i = 0
-    while i < len(lines):
-        j = i
-        while j < len(lines) and lines[j].comment and lines[j].parts and \
-                (j == i or not lines[j].blank_before):
-            j += 1
-        if j > i:
-            width = max(len(line.code()) for line in lines[i:j]) + 2
-            for line in lines[i:j]:
-                if line.blank_before and out:
-                    out.append("")
-                out.append(line.code().ljust(width) + line.comment)
-            i = j
+def _written(lines: List[_Line], bridged: bool = True) -> str:
+    """The lines as text, trailing comments lined up in runs: the comments
+    of lines next to each other, and (``bridged``) those the writer put at
+    one column with lines of code and no comment between them."""
+    group_of: Dict[int, int] = {}       # line -> its first commented line
+    first, last, between = -1, -1, False
+    for k, line in enumerate(lines):
+        code = bool(line.parts) and not line.parts[0].startswith("#")
+        if not code or line.blank_before:
+            first = -1
+        if not code:
             continue
-        line = lines[i]
+        if line.comment:
+            if first < 0 or between and not (bridged and lines[last].comment_at == line.comment_at):
+                first = k
+            group_of[k] = first
+            last, between = k, False
+        elif first >= 0:
+            between = True
+    widths: Dict[int, int] = {}
+    for k, first in group_of.items():
+        widths[first] = max(widths.get(first, 0), len(lines[k].code()) + 2)
+    out: List[str] = []
+    for k, line in enumerate(lines):
         if line.blank_before and out:
             out.append("")
-        out.append(line.code().rstrip())
-        i += 1
+        if k in group_of:
+            out.append(line.code().ljust(widths[group_of[k]]) + line.comment)
+        else:
+            out.append(line.code().rstrip())
     return "\n".join(out).rstrip("\n") + "\n" if out else ""
 
 
