@@ -80,7 +80,7 @@ def test_diagnostics_as_you_type_are_the_checks_messages(client):
     uri, text, diagnostics = opened(client, "rulesets/northpole.rules", name="typing.rules")
     assert diagnostics == []
     bad = text.replace("if food > 0: food -= 1", "if fod > 0: food -= 1").replace(
-        "skill  5   min 0", "skill  5   min 0   max spaces_per_shp")
+        "skill 5 min 0", "skill 5 min 0 max spaces_per_shp")
     got = client.change(uri, bad)
     errors_, _ = check_all(parse(bad, "typing.rules"))
     assert [(d.message, d.range.start.line, d.range.start.character) for d in got] == \
@@ -132,7 +132,7 @@ def test_hover_on_a_stat_gives_its_bounds(client):
     assert "stat" in h.contents.value and "food" in h.contents.value
     assert "starts at 10" in h.contents.value and "min 0" in h.contents.value
     assert (h.range.start.line, h.range.start.character, h.range.end.character) == (line, col, col + 4)
-    line, col = where(text, r"(position)  0  min 0  max pole")
+    line, col = where(text, r"(position) 0 min 0 max pole")
     assert "max pole" in client.hover(uri, line, col).contents.value
 
 
