@@ -157,9 +157,9 @@ class Ctx(Seen):
                         hoists = True
                 key = id(node)
                 total[key] = n
-                if isinstance(node, _STMT_TYPES):
+                if type(node) in _STMT_SET:
                     sizes[key] = n
-                if hoists or isinstance(node, _MAYBE_MADE_FIRST) and made_first(node):
+                if hoists or type(node) in _MAYBE_MADE_FIRST and made_first(node):
                     hoisting.add(key)
             found = sizes[id(s)]
         return found
@@ -652,8 +652,8 @@ _PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, 
                                 "yes/no": VALUE}
 
 _STMT_TYPES: Tuple[type, ...] = tuple(t for t in ir.Stmt.__args__)  # type: ignore[attr-defined]
-#: The nodes ``Ctx.made_first`` says yes to, and those it may say yes to
-#: (``size`` asks it of no other).
+_STMT_SET = frozenset(_STMT_TYPES)      # (``size`` tests every node: one hash, not a scan)
+#: The nodes ``Ctx.made_first`` says yes to, and those it may say yes to (``size`` asks no other).
 _MADE_FIRST: Tuple[type, ...] = (ir.Roll, ir.Pool, ir.RollOff)
 _MAYBE_MADE_FIRST: Tuple[type, ...] = _MADE_FIRST + (ir.RuleValue,)
 
