@@ -639,7 +639,6 @@ class Ctx(Seen):
         condition names it: ``choose one points as h where … h …``)."""
         source = Source(self)
         var = source.temp() if slot is None else f"fr[{slot}]"
-        source.sure.add(var)        # (the piece looked at: never none)
         among, where, fixed = source.looked_at(pset, var, cond)
         if fixed is not None and slot is None:
             return compiled(f"{among}", self.prog.gen_env)     # (never changed by a reader)
@@ -653,7 +652,8 @@ _PARAM_KINDS: Dict[str, Kind] = {"number": VALUE, "player": SEAT, "card": CARD, 
 
 _STMT_TYPES: Tuple[type, ...] = tuple(t for t in ir.Stmt.__args__)  # type: ignore[attr-defined]
 _STMT_SET = frozenset(_STMT_TYPES)      # (``size`` tests every node: one hash, not a scan)
-#: The nodes ``Ctx.made_first`` says yes to, and those it may say yes to (``size`` asks no other).
+#: The nodes ``Ctx.made_first`` says yes to, and those it may say yes to
+#: (``size`` asks it of no other).
 _MADE_FIRST: Tuple[type, ...] = (ir.Roll, ir.Pool, ir.RollOff)
 _MAYBE_MADE_FIRST: Tuple[type, ...] = _MADE_FIRST + (ir.RuleValue,)
 

@@ -23,7 +23,6 @@ class PieceQueries:
     looked at."""
 
     ctx: Lowering
-    sure: Set[str]
 
     if TYPE_CHECKING:       # (``Source``'s own)
         def const(self, value: Any) -> str: ...
@@ -303,8 +302,6 @@ class PieceQueries:
                 continue
             wanted = range(len(table)) if keep is None else keep
             near = [tuple(b for b in wanted if row[b] == n.value) for row in table]
-            if start in self.sure:
-                return f"{self.const(near)}[{start}]"
             return f"({self.const(near)}[{start}] if {start} is not None else ())"
         return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Iterator, List, Optional, Set, Tuple
+from typing import Any, Iterator, List, Optional, Tuple
 
 from .. import ir
 from ..check import resolve
@@ -34,9 +34,6 @@ class Source(PieceQueries):
         self.consts: List[Any] = ctx.prog.gen_consts
         self.temps: Iterator[int] = ctx.prog.gen_temps
         self.player: str = f"fr[{PLAYER}]"   # the player in scope (a loop's variable in a question)
-        #: Locals known to hold a thing here, never none (the piece a
-        #: choice's 'where' looks at): read without a test for none.
-        self.sure: Set[str] = set()
 
     def const(self, value: Any) -> str:
         self.consts.append(value)
@@ -86,12 +83,11 @@ class Source(PieceQueries):
             return f"(st.nshared + {owner})"
         return f"(st.nshared + {'' if j == 1 else f'{j} * '}st.n + {owner})"
 
-    def _or_none(self, at: str, x: str) -> str:
+    @staticmethod
+    def _or_none(at: str, x: str) -> str:
         """``at`` (which reads the thing in ``x``), or none when ``x``, a
-        local or a global, holds none (a loop's variable always holds a
-        thing, and so does a local in ``sure``)."""
-        return f"(None if {x} is None else {at})" \
-            if x.startswith(("fr[", "st.g[")) and x not in self.sure else at
+        local or a global, holds none (a loop's variable always holds a thing)."""
+        return f"(None if {x} is None else {at})" if x.startswith(("fr[", "st.g[")) else at
 
     def piece_field(self, pset: str, x: str, field: str) -> str:
         """A field (state value or fixed attribute) of the piece whose index
