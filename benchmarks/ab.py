@@ -18,7 +18,9 @@ turns, round by round, so that a change in the machine's load falls on
 both.  Each game has its own seed (0, 1, 2, ...), the same for both
 versions, none played twice: a cache that only pays on games played again
 is not rewarded.  The table gives the medians and the ratio new / base
-(below 1: the new version is faster).
+(below 1: the new version is faster), and the range of the rounds' own
+ratios (each round's new run against the base run just before it): a
+range that takes in 1 says the difference is within the machine's noise.
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ def main():
         new = pathlib.Path(args.new).resolve()
         print(f"Python {sys.version.split()[0]}; CPU µs per move through the move API, medians "
               f"of {args.rounds} rounds of {args.seconds}s; base {args.base}, new {new}")
-        print(f"{'game':<28}{'base':>9}{'new':>9}{'new/base':>10}")
+        print(f"{'game':<28}{'base':>9}{'new':>9}{'new/base':>10}{'rounds':>14}")
         ratios = []
         for label, path, players in chosen:
             times = {"base": [], "new": []}
@@ -119,7 +121,9 @@ def main():
                     times[tag].append(per_move(root, path, players, args.seconds))
             b, n = statistics.median(times["base"]), statistics.median(times["new"])
             ratios.append(n / b)
-            print(f"{label:<28}{b:9.2f}{n:9.2f}{n / b:10.3f}", flush=True)
+            paired = [y / x for x, y in zip(times["base"], times["new"])]
+            spread = f"{min(paired):.3f}–{max(paired):.3f}"
+            print(f"{label:<28}{b:9.2f}{n:9.2f}{n / b:10.3f}{spread:>14}", flush=True)
         print(f"{'geometric mean':<28}{'':>18}{statistics.geometric_mean(ratios):10.3f}")
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
