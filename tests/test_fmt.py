@@ -260,6 +260,9 @@ def test_words_the_writer_lined_up_stay_lined_up():
      'score { 1 }\n',
      'game "G"\nplayers 2\ndeck c {\n    A: rank 1       B: rank 2\n    Queen: rank 12  K: rank 13\n}\n'
      'score { 1 }\n'),
+    # lined up with tabs (stopping every four columns): kept, in spaces
+    ('game "G"\nplayers 2\nper player {\n\tab\t1\n\tc\t2 min 0\n\tdef\t3\n\tghijk\t4\n}\nscore { ab }\n',
+     'game "G"\nplayers 2\nper player {\n    ab  1\n    c   2 min 0\n    def 3\n    ghijk 4\n}\nscore { ab }\n'),
     # lines written lined up over messy indentation line up at their level
     ('game "G"\nplayers 2\nper player {\n  a    1\n      bbb  2\n}\nscore { a }\n',
      'game "G"\nplayers 2\nper player {\n    a   1\n    bbb 2\n}\nscore { a }\n'),
@@ -270,20 +273,22 @@ def test_columns_need_lines_beside_them(text, tidy):
 
 
 _WORD = st.sampled_from(["a", "bb", "ccc", "dddd", "e5"])
+_GAP = st.sampled_from([" ", "  ", "   ", "    ", "\t", " \t", "\t\t"])
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(_WORD, st.integers(0, 999), st.integers(1, 4), st.integers(1, 4),
-                          st.booleans(), st.integers(0, 6)), min_size=1, max_size=6))
+@given(st.lists(st.tuples(_WORD, st.integers(0, 999), _GAP, _GAP, st.booleans(), st.integers(0, 6),
+                          st.sampled_from(["", "  # c", " # c", "\t# c"])), min_size=1, max_size=6))
 def test_any_spacing_formats_to_a_layout_that_stays(rows):
-    """Whatever the spaces between the words, formatting keeps the IR and
-    formatting the result again changes nothing."""
+    """Whatever the spaces and tabs between the words (and before a
+    comment), formatting keeps the IR and formatting the result again
+    changes nothing."""
     seen, lines = set(), []
-    for word, value, gap1, gap2, bounded, indent in rows:
+    for word, value, gap1, gap2, bounded, indent, comment in rows:
         name = f"{word}{len(seen)}"
         seen.add(name)
-        bound = f"{' ' * gap2}min 0" if bounded else ""
-        lines.append(f"{' ' * indent}{name}{' ' * gap1}{value}{bound}")
+        bound = f"{gap2}min 0" if bounded else ""
+        lines.append(f"{' ' * indent}{name}{gap1}{value}{bound}{comment}")
     text = 'game "G"\nplayers 2\nper player {\n' + "\n".join(lines) + '\n}\nscore { 1 }\n'
     once = format_source(text)
     assert parse(once) == parse(text)

@@ -236,8 +236,9 @@ def _laid_out(text: str, columns: bool) -> str:
             if space and prev.kind not in ("SEMICOLON", "COMMA") and _starts_item(tok, opened, False):
                 space = "  "        # two items on one line: { Jack: rank 1  Queen: rank 2 }
             if space:
-                column = tok.start - line_start     # (from the line's first word)
-                line.gaps.append((len(line.parts), space, column, len(gap) > len(space)))
+                column = _column(text, tok.start) - _column(text, line_start)  # (from its first word)
+                wide = len(gap.expandtabs(TAB)) > len(space) or "\t" in gap
+                line.gaps.append((len(line.parts), space, column, wide))
             line.parts.append(space)
         line.words.append((len(line.parts), _column(text, tok.start)))
         line.parts.append(_spelt(tok))
@@ -259,9 +260,18 @@ def _laid_out(text: str, columns: bool) -> str:
     return _written(lines, columns)
 
 
+#: Where the writer's tabs stop, for telling what they lined up: every
+#: fourth column (a level's indent).
+TAB = 4
+
+
 def _column(text: str, at: int) -> int:
-    """The column of offset ``at`` in ``text`` (from 0)."""
-    return at - text.rfind("\n", 0, at) - 1
+    """The column of offset ``at`` in ``text`` (from 0), tabs stopping
+    every ``TAB`` columns."""
+    start = text.rfind("\n", 0, at) + 1
+    if "\t" not in text[start:at]:
+        return at - start
+    return len(text[start:at].expandtabs(TAB))
 
 
 def _anchored(lines: List[_Line]) -> None:
