@@ -86,7 +86,7 @@ class _Line:
     #: The spaces between its words that may end a column (``_aligned``):
     #: (its place in ``parts``, the least it may be ("  " between items,
     #: else " "), the column where the next word stood in the text, whether
-    #: the writer put more spaces there than that).
+    #: the writer put more spaces there than that, or a tab).
     gaps: List[Tuple[int, str, int, bool]] = attrs.Factory(list)
 
     #: Its words: (the place in ``parts``, the column it stood at in the text).
@@ -328,7 +328,7 @@ def _aligned(lines: List[_Line]) -> None:
     """Words the writer lined up stay lined up, a space after the widest.
     A word stands in a column when more spaces than the usual come
     before it (two or more; three or more before a block's second item on
-    the line), and a word on a line next to it (at the same level, no
+    the line; or a tab), and a word on a line next to it (at the same level, no
     blank line or comment between) stood at the same place from the start
     of its line, or ended where it ends (numbers put to the right); or
     when it has the usual space before it but stood where such a word
