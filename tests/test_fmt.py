@@ -293,3 +293,23 @@ def test_any_spacing_formats_to_a_layout_that_stays(rows):
     once = format_source(text)
     assert parse(once) == parse(text)
     assert format_source(once) == once
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sets(st.integers(0, 4), max_size=3), max_size=12))
+def test_the_stretches_of_a_column_are_counted_in_one_pass_as_around_each_line(columns):
+    """``_stretches`` (one pass, so that a table of thousands of rows is
+    laid out in time linear in its rows) gives, for each line and column,
+    the lines next to each other that have the column, counted around it."""
+    from rulelang.syntax.fmt import _stretches
+    found = [{c: 0 for c in cs} for cs in columns]
+
+    def around(k, c):
+        first, last = k, k
+        while first > 0 and c in found[first - 1]:
+            first -= 1
+        while last + 1 < len(found) and c in found[last + 1]:
+            last += 1
+        return last - first + 1
+
+    assert _stretches(found) == [{c: around(k, c) for c in cs} for k, cs in enumerate(found)]

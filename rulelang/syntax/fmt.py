@@ -359,11 +359,12 @@ def _columns(run: List[_Line]) -> None:
     ends = _ends_of(run, lambda line, at, column: column + len(line.parts[at + 1]))
     # A word in both (a word as wide as those beside it) is in the column
     # that goes on over more lines; the other loses it.
+    long_starts, long_ends = _stretches(starts), _stretches(ends)
     for k in range(len(run)):
         at_start = {at: c for c, at in starts[k].items()}
         for c, at in list(ends[k].items()):
             if at in at_start:
-                if _stretch(ends, k, c) > _stretch(starts, k, at_start[at]):
+                if long_ends[k][c] > long_starts[k][at_start[at]]:
                     del starts[k][at_start[at]]
                 else:
                     del ends[k][c]
@@ -387,14 +388,21 @@ def _columns(run: List[_Line]) -> None:
             k = max(m, k + 1)
 
 
-def _stretch(found: List[Dict[int, int]], k: int, column: int) -> int:
-    """How many lines next to each other, line ``k`` among them, have ``column``."""
-    first, last = k, k
-    while first > 0 and column in found[first - 1]:
-        first -= 1
-    while last + 1 < len(found) and column in found[last + 1]:
-        last += 1
-    return last - first + 1
+def _stretches(found: List[Dict[int, int]]) -> List[Dict[int, int]]:
+    """For each line and each of its columns, how many lines next to each
+    other, that one among them, have the column (in one pass: a table of
+    thousands of rows takes no longer than its rows)."""
+    out: List[Dict[int, int]] = [{} for _ in found]
+    since: Dict[int, int] = {}      # column -> the first line of its stretch so far
+    for k in range(len(found) + 1):
+        here = found[k] if k < len(found) else {}
+        for c in [c for c in since if c not in here]:
+            first = since.pop(c)
+            for j in range(first, k):
+                out[j][c] = k - first
+        for c in here:
+            since.setdefault(c, k)
+    return out
 
 
 def _ends_of(run: List[_Line], place: Any) -> List[Dict[int, int]]:
@@ -414,15 +422,14 @@ def _ends_of(run: List[_Line], place: Any) -> List[Dict[int, int]]:
     for k in range(len(run)):
         near = set(every[k - 1] if k else ()) | set(every[k + 1] if k + 1 < len(run) else ())
         found.append({c: at for c, at in wide[k].items() if c in near})
-    spread = True
-    while spread:
-        spread = False
-        for k in range(len(run)):
+    # (down the lines, then up: each spreads as far as it goes, so the
+    # two passes reach every line a column can spread to)
+    for lines in (range(len(run)), range(len(run) - 1, -1, -1)):
+        for k in lines:
             near = set(found[k - 1] if k else ()) | set(found[k + 1] if k + 1 < len(run) else ())
             for c, at in every[k].items():
                 if c in near and c not in found[k]:
                     found[k][c] = at
-                    spread = True
     return found
 
 
