@@ -234,4 +234,3 @@ score { moves }
         state.apply("step")
     assert seats == [0, 2] * 3
     assert [state.stat("moves", p) for p in range(3)] == [3, 0, 3]
-

@@ -223,26 +223,22 @@ score { men }
 '''
 
 # The words lined up stay so, one space after the widest: the numbers to
-# the right ('5' over '10'), 'x5:' after the widest name (which had one
-# space), 'move' after 'x5:' (two spaces there, one after 'x10:').
-COLUMNS_TIDY = '''\
-game "Columns"
-players 2
-per player {
+# the right ('5' over '10'); the deck as it was: 'x5:' after the widest
+# name (which had one space), 'move' after 'x5:' (two spaces there, one
+# after 'x10:').
+COLUMNS_TIDY = COLUMNS.replace("""\
+    men    5   min 0
+    food  10   min 0
+    skill  5   min 0
+""", """\
     men   5 min 0
     food 10 min 0
     skill 5 min 0
-}
-deck travel {
-    Trek          x10: move 1
-    Ice           x5:  move 1
-    "Cracked Ice" x5:  move -1
-}
-score { men }
-'''
+""")
 
 
 def test_words_the_writer_lined_up_stay_lined_up():
+    assert COLUMNS_TIDY != COLUMNS
     assert format_source(COLUMNS) == COLUMNS_TIDY
     assert format_source(COLUMNS_TIDY) == COLUMNS_TIDY
 

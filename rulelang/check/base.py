@@ -43,8 +43,9 @@ class CheckerBase:
         self.limits = limits
         self.diags: List[Diagnostic] = []
         self.warnings: List[Diagnostic] = []
-        #: (line, column, message) of each said: one said again (a card or
-        #: piece made from a pattern repeats its declaration's fault) is not
+        #: (line, column, message) of each fault and warning said: one met
+        #: again (a card or piece made from a pattern repeats its
+        #: declaration's fault) is said once
         self.said: Set[Tuple[int, int, str]] = set()
         self.stat_types: Dict[str, str] = {}
         self.stats: Dict[str, ir.Stat] = {}
@@ -158,21 +159,20 @@ class CheckerBase:
             self.suggested = None   # (one made and not yet said waits for the error that says it)
         else:
             suggested = None
-        if (pos.line, pos.column, message) in self.said:
+        said = (pos.line, pos.column, message)
+        if said in self.said:
             return
-        self.said.add((pos.line, pos.column, message))
-        self.diags.append(Diagnostic(self.rs.filename, pos.line, pos.column, message,
-                                     source_line(self.rs.source, pos.line),
+        self.said.add(said)
+        self.diags.append(Diagnostic(self.rs.filename, *said, source_line(self.rs.source, pos.line),
                                      suggested[1] if suggested is not None else None))
 
     def warn(self, node: object, message: str) -> None:
         pos = getattr(node, "pos", None) or ir.Pos(1, 1)
-        if (pos.line, pos.column, "warning: " + message) in self.said:
+        said = (pos.line, pos.column, "warning: " + message)
+        if said in self.said:
             return
-        self.said.add((pos.line, pos.column, "warning: " + message))
-        self.warnings.append(Diagnostic(self.rs.filename, pos.line, pos.column,
-                                        "warning: " + message,
-                                        source_line(self.rs.source, pos.line)))
+        self.said.add(said)
+        self.warnings.append(Diagnostic(self.rs.filename, *said, source_line(self.rs.source, pos.line)))
 
     def nearest(self, name: str, *candidates: Iterable[str]) -> str:
         """" — did you mean 'X'?" for the closest of the names in the

@@ -368,7 +368,7 @@ GENERATED_ENV: Dict[str, Any] = {
     "bool": bool, "len": len, "type": type, "int": int, "tuple": tuple, "sum": sum, "any": any,
     "range": range, "map": map, "str": str, "Exception": Exception, "ValueError": ValueError,
     "AssertionError": AssertionError, "RulesetRuntimeError": RulesetRuntimeError,
-    "PureFault": O.PureFault, "RuleFault": RuleFault, "sorted": sorted, "set": set, "filter": filter,
+    "PureFault": O.PureFault, "RuleFault": RuleFault, "sorted": sorted, "set": set,
     "_count_faces": _count_faces, "_spend_dice": _spend_dice, "_note_test": _note_test,
     "_show": _show, "_show_cards": _show_cards, "_text": _text, "_both": both,
     "_pile_seen_by": pile_seen_by, "_EVERYONE": EVERYONE, "_NOBODY": NOBODY, "_scale": _scale_row,

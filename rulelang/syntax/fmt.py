@@ -39,11 +39,12 @@ knows nothing about layout; the language server calls
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import os
 import re
 import shutil
-from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, cast
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple, cast
 
 import attrs
 
@@ -167,14 +168,15 @@ def format_source(text: str, filename: str = "<text>") -> str:
     chance, in a new way each time) is given without columns, which
     stays."""
     before = parse(text, filename)
-    result = _laid_out(text, columns=True)
-    for _ in range(TRIES):
-        again = _laid_out(result, columns=True)
-        if again == result:
-            break
-        result = again
-    else:
-        result = _laid_out(text, columns=False)
+    result, plain = _laid_out(text)
+    if result != plain:     # (a layout without columns stays as it is)
+        for _ in range(TRIES):
+            again = _laid_out(result)[0]
+            if again == result:
+                break
+            result = again
+        else:
+            result = plain
     after = parse(result, filename)
     if after != before:     # (a fault of this module: say so rather than change the meaning)
         raise RulesetSyntaxError.at(filename, 1, 1, "rulelang fmt could not lay this file out without "
@@ -182,9 +184,11 @@ def format_source(text: str, filename: str = "<text>") -> str:
     return result
 
 
-def _laid_out(text: str, columns: bool) -> str:
-    """``text`` laid out once (with the columns the writer lined up, or none)."""
+def _laid_out(text: str) -> Tuple[str, str]:
+    """``text`` laid out once: with the columns the writer lined up, and
+    without any (from the one reading of its tokens)."""
     tokens = _tokens(text)
+    column_at = _columns_of(text)
     lines: List[_Line] = []
     # Open brackets: (kind, the level of the line that opened it, the parser's stack inside it).
     opened: List[Tuple[str, int, int]] = []
@@ -204,7 +208,7 @@ def _laid_out(text: str, columns: bool) -> str:
                 breaks += 1
             elif breaks == 0 and line is not None:
                 line.comment = m.group().rstrip()       # after the code on its line
-                line.comment_at = _column(text, end_of_last + m.start())
+                line.comment_at = column_at(end_of_last + m.start())
             else:
                 waiting.append(_Line(0, [m.group().rstrip()], blank_before=breaks >= 2))
                 lines.append(waiting[-1])
@@ -220,7 +224,7 @@ def _laid_out(text: str, columns: bool) -> str:
             level, goes_on = _level_of(tok, opened, prev)
             line = _Line(level, blank_before=breaks >= 2, goes_on=goes_on)
             if goes_on and code_line is not None:       # (under a word of the line above?)
-                under = _column(text, tok.start)
+                under = column_at(tok.start)
                 line.anchor = next(((code_line, at) for at, c in code_line.words if c == under), None)
             lines.append(line)
             code_line = line
@@ -236,11 +240,11 @@ def _laid_out(text: str, columns: bool) -> str:
             if space and prev.kind not in ("SEMICOLON", "COMMA") and _starts_item(tok, opened, False):
                 space = "  "        # two items on one line: { Jack: rank 1  Queen: rank 2 }
             if space:
-                column = _column(text, tok.start) - _column(text, line_start)  # (from its first word)
+                column = column_at(tok.start) - column_at(line_start)  # (from its first word)
                 wide = len(gap.expandtabs(TAB)) > len(space) or "\t" in gap
                 line.gaps.append((len(line.parts), space, column, wide))
             line.parts.append(space)
-        line.words.append((len(line.parts), _column(text, tok.start)))
+        line.words.append((len(line.parts), column_at(tok.start)))
         line.parts.append(_spelt(tok))
         if tok.kind == "LPAR":
             opened.append((tok.kind, line.level, tok.depth))
@@ -250,14 +254,14 @@ def _laid_out(text: str, columns: bool) -> str:
             opened.pop()
         prev2, prev = prev, tok
         end_of_last = tok.end
-    if columns:
-        _aligned(lines)
-        _anchored(lines)
-    else:
-        for line in lines:
-            for at, least, _, _ in line.gaps:
-                line.parts[at] = least
-    return _written(lines, columns)
+    _aligned(lines)
+    _anchored(lines)
+    with_columns = _written(lines, bridged=True)
+    for line in lines:
+        line.indent = None
+        for at, least, _, _ in line.gaps:
+            line.parts[at] = least
+    return with_columns, _written(lines, bridged=False)
 
 
 #: Where the writer's tabs stop, for telling what they lined up: every
@@ -265,13 +269,28 @@ def _laid_out(text: str, columns: bool) -> str:
 TAB = 4
 
 
-def _column(text: str, at: int) -> int:
-    """The column of offset ``at`` in ``text`` (from 0), tabs stopping
-    every ``TAB`` columns."""
-    start = text.rfind("\n", 0, at) + 1
-    if "\t" not in text[start:at]:
-        return at - start
-    return len(text[start:at].expandtabs(TAB))
+def _columns_of(text: str) -> Callable[[int], int]:
+    """fn(at) -> the column of offset ``at`` in ``text`` (from 0), tabs
+    stopping every ``TAB`` columns: each line's start found once, so a
+    file of one long line is not scanned again for every word."""
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    ends = starts[1:] + [len(text)]
+    tabbed = {i for i, (a, b) in enumerate(zip(starts, ends)) if text.find("\t", a, b) >= 0}
+    expanded: Dict[int, List[int]] = {}     # a line with tabs -> each offset's column
+
+    def column(at: int) -> int:
+        i = bisect.bisect_right(starts, at) - 1
+        if i not in tabbed:
+            return at - starts[i]
+        cols = expanded.get(i)
+        if cols is None:
+            cols, c = [0], 0
+            for ch in text[starts[i]:ends[i]]:
+                c = (c // TAB + 1) * TAB if ch == "\t" else c + 1
+                cols.append(c)
+            expanded[i] = cols
+        return cols[at - starts[i]]
+    return column
 
 
 def _anchored(lines: List[_Line]) -> None:
@@ -369,6 +388,19 @@ def _columns(run: List[_Line]) -> None:
                 else:
                     del ends[k][c]
     places = sorted({(c, 0) for found in starts for c in found} | {(c, 1) for found in ends for c in found})
+    usual = [{at: least for at, least, _, _ in line.gaps} for line in run]
+    # (each line's width up to a place in ``parts``, kept as the columns
+    # are put from the left: a long line is not summed again for each)
+    upto = [(0, 0) for _ in run]
+
+    def before(n: int, at: int) -> int:
+        i, width = upto[n]
+        if at < i:
+            i, width = 0, 0
+        width += sum(map(len, run[n].parts[i:at]))
+        upto[n] = (at, width)
+        return width
+
     for column, right in places:
         found = ends if right else starts
         k = 0
@@ -379,11 +411,10 @@ def _columns(run: List[_Line]) -> None:
             if m - k > 1:
                 lines = range(k, m)
                 ats = [found[n][column] for n in lines]
-                usual = [next(x for a, x, _, _ in run[n].gaps if a == at) for n, at in zip(lines, ats)]
-                before = [len("".join(run[n].parts[:at])) for n, at in zip(lines, ats)]
-                width = [len(run[n].parts[at + 1]) if right else 0 for n, at in zip(lines, ats)]
-                place = max(b + len(x) + w for b, x, w in zip(before, usual, width))
-                for n, at, b, w in zip(lines, ats, before, width):
+                widths = [before(n, at) for n, at in zip(lines, ats)]
+                word = [len(run[n].parts[at + 1]) if right else 0 for n, at in zip(lines, ats)]
+                place = max(b + len(usual[n][at]) + w for n, at, b, w in zip(lines, ats, widths, word))
+                for n, at, b, w in zip(lines, ats, widths, word):
                     run[n].parts[at] = " " * (place - b - w)
             k = max(m, k + 1)
 
