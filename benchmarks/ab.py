@@ -1,6 +1,6 @@
 """Two versions of rulelang side by side: CPU time per move, interleaved.
 
-    python benchmarks/ab.py BASE [--new DIR] [--rounds 5] [--seconds 0.7] [GAME...]
+    python benchmarks/ab.py BASE [--new DIR] [--rounds 5] [--seconds 0.7] [--batched] [GAME...]
 
 BASE is a git revision (a commit, a branch, ``HEAD~3``), checked out for
 the run into a temporary worktree and removed after; ``--new`` is the
@@ -12,7 +12,8 @@ default every example and shipped ruleset.
 For each game and each round, one fresh process per version plays random
 games through the move API (``legal_moves`` + ``apply``, log off; starting
 each game counted) for about ``--seconds`` of CPU time, after a warm-up,
-and reports the CPU time per move (``time.process_time``, which load on a
+and reports the CPU time per move (``--batched``: per game of
+``Game.playouts``) (``time.process_time``, which load on a
 shared machine disturbs less than the wall clock).  The versions take
 turns, round by round, so that a change in the machine's load falls on
 both.  Each game has its own seed (0, 1, 2, ...), the same for both
@@ -40,11 +41,15 @@ import random, sys, time
 sys.path.insert(0, sys.argv[1])
 import rulelang
 game = rulelang.load(sys.argv[2])
-players, seconds = int(sys.argv[3]), float(sys.argv[4])
+players, seconds, batched = int(sys.argv[3]), float(sys.argv[4]), sys.argv[5] == "batched"
 seed = 0
 def play(k):
     global seed
     n = 0
+    if batched:     # (counted in games: both versions play the same ones)
+        game.playouts(k, seed=seed, players=players)
+        seed += k
+        return k
     for _ in range(k):
         st = game.new_game(players=players, seed=seed, log=False)
         rng = random.Random(seed)
@@ -84,9 +89,10 @@ def games(names):
     return out
 
 
-def per_move(root, path, players, seconds):
+def per_move(root, path, players, seconds, batched=False):
     done = subprocess.run([sys.executable, "-c", _CHILD, str(root), str(path), str(players),
-                           str(seconds)], capture_output=True, text=True, cwd=tempfile.gettempdir())
+                           str(seconds), "batched" if batched else "api"],
+                          capture_output=True, text=True, cwd=tempfile.gettempdir())
     if done.returncode:
         raise SystemExit(f"ab.py: the run of {path.name} from {root} failed:\n{done.stderr}")
     value, loaded_from = done.stdout.split(maxsplit=1)
@@ -102,7 +108,9 @@ def main():
     parser.add_argument("--new", default=str(ROOT))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=0.7)
-    args = parser.parse_args()
+    parser.add_argument("--batched", action="store_true",
+                        help="time whole games of Game.playouts (CPU µs per game) instead")
+    args = parser.parse_intermixed_args()
     chosen = games(args.game)
     folder = pathlib.Path(tempfile.mkdtemp(prefix="rulelang-ab-"))
     base = folder / "base"
@@ -110,7 +118,8 @@ def main():
                     args.base], check=True)
     try:
         new = pathlib.Path(args.new).resolve()
-        print(f"Python {sys.version.split()[0]}; CPU µs per move through the move API, medians "
+        what = "per game through Game.playouts" if args.batched else "per move through the move API"
+        print(f"Python {sys.version.split()[0]}; CPU µs {what}, medians "
               f"of {args.rounds} rounds of {args.seconds}s; base {args.base}, new {new}")
         print(f"{'game':<28}{'base':>9}{'new':>9}{'new/base':>10}{'rounds':>14}")
         ratios = []
@@ -118,7 +127,7 @@ def main():
             times = {"base": [], "new": []}
             for _ in range(args.rounds):
                 for tag, root in (("base", base), ("new", new)):
-                    times[tag].append(per_move(root, path, players, args.seconds))
+                    times[tag].append(per_move(root, path, players, args.seconds, args.batched))
             b, n = statistics.median(times["base"]), statistics.median(times["new"])
             ratios.append(n / b)
             paired = [y / x for x, y in zip(times["base"], times["new"])]

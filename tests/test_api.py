@@ -14,7 +14,7 @@ import pytest
 import rulelang
 from rulelang import CHANCE, IllegalMoveError, RulesetError
 
-from helpers import random_moves
+from helpers import SHIPPED, random_moves
 from northpole_helpers import GAME, start
 
 
@@ -252,24 +252,57 @@ def test_turn_nobody_can_take_is_reported():
         rulelang.loads(text).new_game()
 
 
-@pytest.mark.parametrize("ruleset,players", [("northpole.rules", 3), ("endurance.rules", 1)])
-def test_batched_playouts_are_the_games_the_move_api_plays(ruleset, players, shipped_game):
+@pytest.mark.parametrize("ruleset", sorted(SHIPPED))
+def test_batched_playouts_are_the_games_the_move_api_plays(ruleset, shipped_game):
     """Game.playouts(n, seed) gives, for game i, the result of new_game(seed + i)
     played through legal_moves/apply with the same uniform picks (its own
-    generator, rulelang.engine.ops.Policy), so the fast path plays the
-    same rules."""
+    generator, rulelang.engine.ops.Policy), at every number of players up
+    to four, so the fast path (the rules picking where they decide,
+    ``Runner.decide``) plays the same rules as the move API."""
     from rulelang.engine.ops import Policy
     game = shipped_game(ruleset)
-    batch = game.playouts(6, seed=40, players=players)
-    assert len(batch) == 6
-    for i, result in enumerate(batch):
-        state = game.new_game(players=players, seed=40 + i)
-        chooser = Policy(40 + i)
-        while not state.is_over:
-            moves = state.legal_moves()
-            state.apply(moves[chooser.below(len(moves))])
-        assert state.result() == result
+    for players in range(game.min_players, min(game.max_players, 4) + 1):
+        batch = game.playouts(4, seed=40, players=players)
+        assert len(batch) == 4
+        for i, result in enumerate(batch):
+            state = game.new_game(players=players, seed=40 + i)
+            chooser = Policy(40 + i)
+            while not state.is_over:
+                moves = state.legal_moves()
+                state.apply(moves[chooser.below(len(moves))])
+            assert state.result() == result, (players, i)
+
+
+@pytest.mark.parametrize("ruleset,players", [("northpole.rules", 3), ("endurance.rules", 1)])
+def test_batched_playouts_differ_from_game_to_game(ruleset, players, shipped_game):
+    """Each game of a batch has its own seed and its own picks."""
+    game = shipped_game(ruleset)
     assert len({r.scores for r in game.playouts(20, seed=0, players=players)}) > 1
+
+
+@pytest.mark.parametrize("name", ["goofspiel.rules", "liars_dice.rules", "pig.rules",
+                                  "blackjack.rules", "nim.rules", "northpole.rules"])
+def test_batched_playouts_pick_where_the_rules_decide(name, monkeypatch):
+    """In ``Game.playouts`` a decision written out by the generated code is
+    picked where the rules reach it (``Runner.decide``), and the rules go
+    on: the machine is started (``State._run``) at most twice a game (as
+    the game is made, and after its first decision, made before the game
+    had its chooser), however many decisions the game has."""
+    from rulelang.engine.state import State
+    game = rulelang.load(SHIPPED[name])
+    decisions = 0
+    for seed in range(5):
+        st = game.new_game(seed=seed, log=False)
+        rng = random.Random(seed)
+        while not st.is_over:
+            st.apply(rng.choice(st.legal_moves()))
+            decisions += 1
+    assert decisions > 4 * 5
+    runs = []
+    real_run = State._run
+    monkeypatch.setattr(State, "_run", lambda st, steps=0: runs.append(1) or real_run(st, steps))
+    game.playouts(5, seed=0)
+    assert 0 < len(runs) <= 2 * 5
 
 
 def test_the_playouts_chooser_is_fair():

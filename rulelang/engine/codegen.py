@@ -333,6 +333,32 @@ class Runner:
         until first made."""
         return (f"st._moves = O[{k}].kept.get(({key}, {player}))",)
 
+    def decide(self, k: int, values: str, wait: Tuple[str, ...], ready: Tuple[str, ...] = (),
+               slot: Optional[int] = None) -> Tuple[str, ...]:
+        """The lines of a decision of op ``k`` among ``values`` (the source
+        of its ``choices``).  Through the move API (no ``st.policy``): the
+        state waits (``wait``), the moves are put in place (``ready``) and
+        the run stops for the player.  In ``Game.playouts`` (a game with no
+        log): the policy's pick, taken as ``op.resume`` takes an answer
+        (the move's work counted afresh, as ``State.apply`` counts it),
+        and the rules go on here, with no return to the playouts' loop and
+        no call back in.  ``slot``: the local the answer goes into, for an
+        op that resumes as ``ChoiceOp.resume`` (written out, with no wait
+        first)."""
+        pick = "_v[((_x >> 32) * len(_v)) >> 32]"
+        stop = ("_p = st.policy", "if _p is None:", *["    " + line for line in ready],
+                "    return False")
+        if slot is not None:
+            stop = stop[:2] + tuple("    " + line for line in wait) + stop[2:]
+            resume: Tuple[str, ...] = (f"fr[{slot}] = {pick}", f"fr[{O.PC}] = pc = {k + 1}")
+        else:
+            stop = wait + stop
+            resume = (f"O[{k}].resume(st, fr, {pick})", "if st.stack[-1] is not fr:",
+                      "    return True", f"pc = fr[{O.PC}]")
+        return (*stop, f"_v = {values}",
+                f"_p.x = _x = (_p.x * {O.Policy.MUL} + {O.Policy.ADD}) & {O.M64}",
+                "st.steps = 0", *resume, "continue")
+
     def cond(self, fn: Optional[Compiled]) -> str:
         """Source of a condition (or True when there is none)."""
         return "True" if fn is None else self.value(fn)

@@ -277,7 +277,7 @@ class Game:
         st.limits = limits or self.limits
         st.logging = log
         st.chance_record = None
-        st.listing = True
+        st.policy = None
         st.block = NO_BLOCK
         st.steps = 0
         st.log_tail = None
@@ -335,18 +335,23 @@ class Game:
             return self.with_params(params).playouts(n, seed, players, policy, options, limits)
         codes = self.prog.codes
         mul, add = Policy.MUL, Policy.ADD
+        start_mul, start_add = Policy.SEED_MUL, Policy.SEED_ADD
+        chooser = Policy(seed)
         results: List[Result] = []
         for i in range(n):
             st = self.new_game(players=players, seed=seed + i, options=options, limits=limits,
                                log=False)
-            st.listing = False      # (no move is listed: a value is picked)
-            x = Policy(seed + i).x      # (``Policy.below``, written out: no call a move)
+            # The rules pick with the chooser where they decide (``Runner.decide``)
+            # and go on; the first decision (made before the game had the
+            # chooser) and any the generated code leaves to its op come here.
+            chooser.x = ((seed + i) * start_mul + start_add) & _M64      # (``Policy(seed + i)``)
+            st.policy = chooser
             while st.over is None:
                 fr = st.stack[-1]
                 op: Any = codes[fr[0]][fr[1]]     # one that waits (``Op`` declares no resume)
                 try:
                     values = op.choices(st, fr)
-                    x = (x * mul + add) & _M64
+                    chooser.x = x = (chooser.x * mul + add) & _M64      # (``Policy.below``)
                     pick = values[((x >> 32) * len(values)) >> 32]
                     st.steps = 0        # (as ``State.apply``)
                     go = op.resume(st, fr, pick)

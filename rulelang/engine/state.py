@@ -17,7 +17,7 @@ from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import Limits
 from .kinds import Frame
 from .moves import LogEntry, Move, Result
-from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, PureFault, RuleFault, _At, fault, logged
+from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At, fault, logged
 from .program import Program
 from .visibility import SeenBy, Sight, stat_key, unshow
 
@@ -64,7 +64,7 @@ class State:
                  "nshared", "stack", "waiting", "actor", "rerolling", "turn_player",
                  "round", "order_pos", "skips", "test", "over", "options", "log_tail",
                  "limits", "logging", "_moves", "chance_record", "steps", "hist", "shown",
-                 "offer", "listing", "block", "_base")
+                 "offer", "policy", "block", "_base")
 
     #: The ``game.Game`` that made it (``Any`` to mypy: game.py imports this module).
     game: Gm
@@ -109,10 +109,11 @@ class State:
     #: not worked out twice; None when not known.  Anything that changes
     #: the state from outside the rules (as for ``_moves``) sets it to None.
     offer: Optional[Tuple[Frame, Sequence[Any]]]
-    #: Whether the moves of a decision are made as the rules reach it
-    #: (the move API's ``legal_moves`` asks for them next); False in
-    #: ``Game.playouts``, which picks among an op's values and makes none.
-    listing: bool
+    #: None for the move API: the moves of a decision are made as the rules
+    #: reach it (``legal_moves`` asks for them next).  In ``Game.playouts``
+    #: the chooser that picks among an op's values: the rules pick where
+    #: they decide and go on without waiting, and make no moves.
+    policy: Optional[Policy]
     #: The block of numbers the generator made last, ``(seed, number,
     #: its eight numbers)`` (``ops.random_block``): a memo, not part of
     #: the game (not compared or saved), shared by clones.
@@ -358,7 +359,7 @@ class State:
         c.logging = self.logging
         c._moves = self._moves      # immutable once made: a clone shares it
         c.offer = None              # (its frames are copies)
-        c.listing = self.listing
+        c.policy = None             # (a clone is played through the move API)
         c.block = self.block
         c.chance_record = None
         c.steps = 0

@@ -290,9 +290,12 @@ class Policy:
     #: The step: x -> (x * MUL + ADD) mod 2**64 (``Game.playouts`` writes it
     #: out in its loop, with these two).
     MUL, ADD = 6364136223846793005, 1442695040888963407
+    #: The start from a seed: x = (seed * SEED_MUL + SEED_ADD) mod 2**64
+    #: (``Game.playouts`` starts one chooser again for each game with these).
+    SEED_MUL, SEED_ADD = 0xD1B54A32D192ED03, 0x8BB84B93962EACC9
 
     def __init__(self, seed: int) -> None:
-        self.x = (seed * 0xD1B54A32D192ED03 + 0x8BB84B93962EACC9) & M64
+        self.x = (seed * self.SEED_MUL + self.SEED_ADD) & M64
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n) (n below 2**32)."""

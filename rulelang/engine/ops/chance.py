@@ -132,10 +132,10 @@ class RollOp(Op):
             cond = prog.reroll_src
             if cond is None:
                 cond = f"{r.const(prog.reroll[0])}(st, [None, 0, _tp])"
+            wait = (f"st.wait({WAIT_DECISION}, _tp)", "st.rerolling = True", f"fr[{PC}] = {k}")
             r.emit(d, "_tp = st.turn_player", f"if _tp is not None and {cond}:",
-                   f"    st.wait({WAIT_DECISION}, _tp)", "    st.rerolling = True",
-                   f"    fr[{PC}] = {k}", *["    " + line for line in r.ready(k, "('reroll', _tot)", "_tp")],
-                   "    return False")
+                   *["    " + line for line in r.decide(k, f"O[{k}].choices(st, fr)", wait,
+                                                          r.ready(k, "('reroll', _tot)", "_tp"))])
         r.emit(d, f"pc = {k + 1}")
         return True
 

@@ -173,11 +173,12 @@ class ChooseCardsOp(ChoiceOp):
         called as it is)."""
         if self.guard:
             return False
-        r.emit(r.D, f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
+        wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
+        ready: Tuple[str, ...] = ()
         if self.fixed:      # the moves made for this hand before, put in place
-            r.emit(r.D, f"_c = O[{k}].cache.get(tuple(sorted(st.piles[{r.value(self.pile)}])))",
-                   "if _c is not None:", f"    st._moves = _c[2].get(fr[{PLAYER}])")
-        r.emit(r.D, "return False")
+            ready = (f"_c = O[{k}].cache.get(tuple(sorted(st.piles[{r.value(self.pile)}])))",
+                     "if _c is not None:", f"    st._moves = _c[2].get(fr[{PLAYER}])")
+        r.emit(r.D, *r.decide(k, f"O[{k}].choices(st, fr)", wait, ready, self.slot))
         return True
 
 
@@ -300,10 +301,10 @@ class ChooseOneOp(Op):
             return False
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
         if self.conds is None:
-            r.emit(r.D, *wait, *r.ready(k, "()"), "return False")
+            r.emit(r.D, *r.decide(k, f"O[{k}].choices(st, fr)", wait, r.ready(k, "()")))
             return True
         r.emit(r.D, r.at(self), f"_o = {r.value(self.conds)}", "if _o:")
-        r.emit(r.D + 1, *wait, "st.offer = (fr, _o)", *r.ready(k, "tuple(_o)"), "return False")
+        r.emit(r.D + 1, *r.decide(k, "_o", (*wait, "st.offer = (fr, _o)"), r.ready(k, "tuple(_o)")))
         r.jump(r.D, k, self.end)
         return True
 
@@ -387,8 +388,8 @@ class MayOp(Op):
         return False
 
     def emit(self, r: Writer, k: int) -> bool:
-        r.emit(r.D, f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
-               f"fr[{PC}] = {k}", *r.ready(k, "()"), "return False")
+        wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
+        r.emit(r.D, *r.decide(k, "(True, False)", wait, r.ready(k, "()")))
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
@@ -445,9 +446,10 @@ class ChooseNumberOp(ChoiceOp):
         r.emit(r.D, r.at(self), f"fr[{PC}] = {k}", f"_lo = {r.value(self.low)}",
                f"_hi = {r.value(self.high)}", "if _hi - _lo >= st.limits.max_choices:",
                f"    O[{k}].bounds(st, fr)", "if _hi <= _lo:", f"    fr[{self.slot}] = _lo",
-               f"    pc = {k + 1}", "else:", f"    st.waiting = {WAIT_DECISION}",
-               f"    st.actor = fr[{PLAYER}]", "    st.offer = (fr, _o := range(_lo, _hi + 1))",
-               *["    " + line for line in r.ready(k, "_o")], "    return False")
+               f"    pc = {k + 1}", "else:", "    _o = range(_lo, _hi + 1)",
+               *["    " + line for line in r.decide(
+                   k, "_o", (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
+                             "st.offer = (fr, _o)"), r.ready(k, "_o"), self.slot)])
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
@@ -571,15 +573,14 @@ class ChooseOneOfOp(ChoiceOp):
         as ``run`` does)."""
         if self.guard is not None or getattr(self.matching, "src", None) is None:
             return False
+        wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}",
+                "st.offer = (fr, _o)")
+        # The moves are put in place as it waits (``move_list`` without the
+        # call through ``State._legal``); ``Game.playouts`` picks among the
+        # values instead.
         r.emit(r.D, r.at(self), f"_o = {r.value(self.matching)}", "if _o:",
-               f"    st.waiting = {WAIT_DECISION}", f"    st.actor = fr[{PLAYER}]",
-               f"    fr[{PC}] = {k}", "    st.offer = (fr, _o)",
-               # The moves, put in place now (``move_list`` without the
-               # call through ``State._legal``), unless no move is listed
-               # (``Game.playouts`` picks among the values).
-               "    if st.listing:",
-               *(["        " + line for line in self.listed(k)]),
-               "    return False", f"fr[{self.slot}] = None", f"pc = {k + 1}")
+               *["    " + line for line in r.decide(k, "_o", wait, self.listed(k), self.slot)],
+               f"fr[{self.slot}] = None", f"pc = {k + 1}")
         return True
 
     def listed(self, k: int) -> Tuple[str, ...]:

@@ -163,7 +163,7 @@ def state_from_plain(game: Gm, d: Dict[str, Any], limits: Optional[Limits] = Non
     st.options = dict(options) if options else None
     st.limits = limits or game.limits
     st.logging = d["logging"]
-    st.listing = True
+    st.policy = None
     st.block = NO_BLOCK
     st._changed()
     st.chance_record = None
