@@ -41,7 +41,7 @@ from __future__ import annotations
 import linecache
 import os
 import re
-from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from ..errors import RulesetCheckError, RulesetError
 from . import ops as O
@@ -201,6 +201,25 @@ _RANDOM = ("_b = st.block",
 
 #: Ops that always go on to the next op (written out without a pc check).
 _STRAIGHT = (O.PureOp,)
+
+
+def scores(prog: Prog) -> Callable[[St], List[Any]]:
+    """fn(st) -> each seat's score (``State.result``): the score's items,
+    each added where its condition holds, written inline for one seat
+    after another (as a frame of that seat: ``fr[2]``)."""
+    lines = ["def scores(st):", "    out = []", "    for _s in range(st.n):",
+             "        fr = [None, 0, _s]", "        _total = 0"]
+    for points, cond in prog.score_items:
+        add = f"_total += {points.src}"
+        lines += [f"        {add}"] if cond is None else \
+            [f"        if {cond.src}:", f"            {add}"]
+    text = "\n".join(lines + ["        out.append(_total)", "    return out"]) + "\n"
+    env = _env(prog.gen_env)
+    exec(compile(text, register(prog, "score", text), "exec"), env)
+    fn = env["scores"]
+    if set(fn.__code__.co_varnames) & env.keys():       # (as ``Runner.make`` checks)
+        raise AssertionError("score: locals shadow globals")
+    return fn
 
 
 class Runner:

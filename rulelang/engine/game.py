@@ -191,6 +191,15 @@ class Game:
         ``game`` is then the game made for them."""
         if params:
             return self.with_params(params).new_game(players, seed, chance, options, limits, log)
+        return self._start(players, seed, chance, options, limits, log, None)
+
+    def _start(self, players: Optional[int], seed: Optional[int], chance: str,
+               options: Optional[Dict[str, Any]], limits: Optional[Limits], log: bool,
+               policy: Optional[Policy]) -> State:
+        """``new_game``; with ``policy`` (``Game.playouts``) the state has
+        it as its chooser (``State.policy``), from its first decision where
+        the game is made from the position before its first chance (which
+        then plays on without waiting), else from the decision after it."""
         key: Optional[Tuple[Any, ...]] = None
         if seed is not None and type(seed) is int and self.keeps_first_positions:
             try:
@@ -202,6 +211,7 @@ class Game:
                 st = known.clone()
                 st.seed = seed & _M64
                 st._base = known._base
+                st.policy = policy
                 return st
             before = self._before_chance.get(key) if key is not None and chance == "sample" else None
             if before is not None:
@@ -212,8 +222,9 @@ class Game:
                 st.seed = seed & _M64
                 st.waiting = WAIT_NONE
                 st._changed()
+                st.policy = policy
                 st._run(before.steps)
-                if st.over is None:
+                if st.over is None and policy is None:
                     st._legal()
                 st._base = ((st.limits, log), None)
                 return st
@@ -227,6 +238,7 @@ class Game:
                 self._first_positions[key] = st.clone()
             elif chance == "sample":
                 self._keep_before_chance(key, players, options, limits, log)
+        st.policy = policy
         return st
 
     def _keep_before_chance(self, key: Tuple[Any, ...], players: Optional[int],
@@ -337,15 +349,14 @@ class Game:
         mul, add = Policy.MUL, Policy.ADD
         start_mul, start_add = Policy.SEED_MUL, Policy.SEED_ADD
         chooser = Policy(seed)
+        start = self._start
         results: List[Result] = []
         for i in range(n):
-            st = self.new_game(players=players, seed=seed + i, options=options, limits=limits,
-                               log=False)
             # The rules pick with the chooser where they decide (``Runner.decide``)
-            # and go on; the first decision (made before the game had the
-            # chooser) and any the generated code leaves to its op come here.
+            # and go on; a first decision made before the game had the
+            # chooser, and any the generated code leaves to its op, come here.
             chooser.x = ((seed + i) * start_mul + start_add) & _M64      # (``Policy(seed + i)``)
-            st.policy = chooser
+            st = start(players, seed + i, "sample", options, limits, False, chooser)
             while st.over is None:
                 fr = st.stack[-1]
                 op: Any = codes[fr[0]][fr[1]]     # one that waits (``Op`` declares no resume)

@@ -10,7 +10,6 @@ parse tree is never walked at run time.
 from __future__ import annotations
 
 import functools
-
 import itertools
 from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
@@ -210,8 +209,7 @@ class Program:
     # ------------------------------------------------------------- building
 
     def may_hide(self, ref: ir.PileRef) -> bool:
-        """Whether the pile ``ref`` names is hidden from someone (a deck, a
-        hidden pile): what ``visibility.pile_seen_by`` then decides."""
+        """Whether pile ``ref`` may be hidden from someone (``visibility.pile_seen_by`` decides)."""
         name = self.pile_key(ref)
         return name in self.deck_names or name in self.hidden_piles
 
@@ -312,8 +310,7 @@ class Program:
 
     @functools.cached_property
     def pieces_view(self) -> Callable[[List[Any]], Dict[str, List[Dict[str, Any]]]]:
-        """fn(g) -> every piece as ``view`` shows it (``codegen.pieces_view``),
-        written when first asked (most games are played without a view)."""
+        """fn(g) -> every piece as ``view`` shows it (``codegen.pieces_view``), written when first asked."""
         return codegen.pieces_view(self.piece_view, self.piece_base, self.piece_K, self.filename)
 
     def value_rule(self, name: str) -> ValueRule:
@@ -377,18 +374,21 @@ class Program:
         return self.card_ids.get(name, [])
 
     def op_function(self, code_id: int, k: int) -> Fn:
-        """Op ``k`` of a code run alone from its generated lines
-        (``codegen.standalone``), made once."""
+        """Op ``k`` of a code run alone from its generated lines (``codegen.standalone``), made once."""
         fn = self.op_functions.get((code_id, k))
         if fn is None:
             fn = self.op_functions[code_id, k] = codegen.standalone(self, code_id, k)
         return fn
 
     def runner(self, code_id: int) -> Fn:
-        """The generated function of code ``code_id`` (``codegen``), made
-        the first time the code runs."""
+        """The generated function of code ``code_id`` (``codegen``), made the first time it runs."""
         fn = self.runners[code_id] = codegen.runner(self, code_id)
         return fn
+
+    @functools.cached_property
+    def scores(self) -> Callable[[Any], List[Any]]:
+        """fn(st) -> each seat's score (``codegen.scores``), written when first asked."""
+        return codegen.scores(self)
 
     def _first_seat_src(self) -> str:
         """Source of the seat that plays first (for the turn loop and 'for

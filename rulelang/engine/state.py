@@ -311,14 +311,7 @@ class State:
 
     def result(self) -> Result:
         prog = self.prog
-        scores: List[int] = []
-        for seat in range(self.n):
-            probe = [None, 0, seat]
-            total = 0
-            for points, cond in prog.score_items:
-                if cond is None or cond(self, probe):
-                    total += points(self, probe)
-            scores.append(total)
+        scores: List[int] = prog.scores(self)
         if self.over is None:
             return Result(tuple(scores), (), self.over)
         # Only those the winner's 'where' holds for may win (all, without
