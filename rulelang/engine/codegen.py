@@ -353,7 +353,7 @@ class Runner:
         return (f"st._moves = O[{k}].kept.get(({key}, {player}))",)
 
     def decide(self, k: int, values: str, wait: Tuple[str, ...], ready: Tuple[str, ...] = (),
-               slot: Optional[int] = None) -> Tuple[str, ...]:
+               take: Optional[Tuple[str, ...]] = None) -> Tuple[str, ...]:
         """The lines of a decision of op ``k`` among ``values`` (the source
         of its ``choices``).  Through the move API (no ``st.policy``): the
         state waits (``wait``), the moves are put in place (``ready``) and
@@ -361,15 +361,14 @@ class Runner:
         log): the policy's pick, taken as ``op.resume`` takes an answer
         (the move's work counted afresh, as ``State.apply`` counts it),
         and the rules go on here, with no return to the playouts' loop and
-        no call back in.  ``slot``: the local the answer goes into, for an
-        op that resumes as ``ChoiceOp.resume`` (written out, with no wait
-        first)."""
+        no call back in.  ``take``: ``resume`` written out, the lines that
+        take the answer ``_a`` and set ``pc`` (with no wait first)."""
         pick = "_v[((_x >> 32) * len(_v)) >> 32]"
         stop = ("_p = st.policy", "if _p is None:", *["    " + line for line in ready],
                 "    return False")
-        if slot is not None:
+        if take is not None:
             stop = stop[:2] + tuple("    " + line for line in wait) + stop[2:]
-            resume: Tuple[str, ...] = (f"fr[{slot}] = {pick}", f"fr[{O.PC}] = pc = {k + 1}")
+            resume = (f"_a = {pick}", *take)
         else:
             stop = wait + stop
             resume = (f"O[{k}].resume(st, fr, {pick})", "if st.stack[-1] is not fr:",
@@ -377,6 +376,11 @@ class Runner:
         return (*stop, f"_v = {values}",
                 f"_p.x = _x = (_p.x * {O.Policy.MUL} + {O.Policy.ADD}) & {O.M64}",
                 "st.steps = 0", *resume, "continue")
+
+    def into(self, slot: int, k: int) -> Tuple[str, ...]:
+        """``decide``'s ``take`` for a choice whose answer goes into local
+        ``slot`` (``ChoiceOp.resume``)."""
+        return (f"fr[{slot}] = _a", f"fr[{O.PC}] = pc = {k + 1}")
 
     def cond(self, fn: Optional[Compiled]) -> str:
         """Source of a condition (or True when there is none)."""

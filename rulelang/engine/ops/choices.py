@@ -178,7 +178,7 @@ class ChooseCardsOp(ChoiceOp):
         if self.fixed:      # the moves made for this hand before, put in place
             ready = (f"_c = O[{k}].cache.get(tuple(sorted(st.piles[{r.value(self.pile)}])))",
                      "if _c is not None:", f"    st._moves = _c[2].get(fr[{PLAYER}])")
-        r.emit(r.D, *r.decide(k, f"O[{k}].choices(st, fr)", wait, ready, self.slot))
+        r.emit(r.D, *r.decide(k, f"O[{k}].choices(st, fr)", wait, ready, r.into(self.slot, k)))
         return True
 
 
@@ -300,11 +300,14 @@ class ChooseOneOp(Op):
         if self.option is not None:
             return False
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
+        take: Optional[Tuple[str, ...]] = (f"fr[{PC}] = pc = {r.const(tuple(self.targets))}[_a]",) \
+            if all(type(t) is int for t in self.targets) else None     # (``_pick``)
         if self.conds is None:
-            r.emit(r.D, *r.decide(k, f"O[{k}].choices(st, fr)", wait, r.ready(k, "()")))
+            r.emit(r.D, *r.decide(k, f"O[{k}].choices(st, fr)", wait, r.ready(k, "()"), take))
             return True
         r.emit(r.D, r.at(self), f"_o = {r.value(self.conds)}", "if _o:")
-        r.emit(r.D + 1, *r.decide(k, "_o", (*wait, "st.offer = (fr, _o)"), r.ready(k, "tuple(_o)")))
+        r.emit(r.D + 1, *r.decide(k, "_o", (*wait, "st.offer = (fr, _o)"), r.ready(k, "tuple(_o)"),
+                                  take))
         r.jump(r.D, k, self.end)
         return True
 
@@ -389,7 +392,9 @@ class MayOp(Op):
 
     def emit(self, r: Writer, k: int) -> bool:
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
-        r.emit(r.D, *r.decide(k, "(True, False)", wait, r.ready(k, "()")))
+        take = None if type(self.target) is not int else (     # (``resume``)
+            "if _a:", f"    fr[{PC}] = pc = {k + 1}", "else:", f"    fr[{PC}] = pc = {self.target}")
+        r.emit(r.D, *r.decide(k, "(True, False)", wait, r.ready(k, "()"), take))
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
@@ -449,7 +454,7 @@ class ChooseNumberOp(ChoiceOp):
                f"    pc = {k + 1}", "else:", "    _o = range(_lo, _hi + 1)",
                *["    " + line for line in r.decide(
                    k, "_o", (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]",
-                             "st.offer = (fr, _o)"), r.ready(k, "_o"), self.slot)])
+                             "st.offer = (fr, _o)"), r.ready(k, "_o"), r.into(self.slot, k))])
         return True
 
     def moves(self, st: St, fr: Frame) -> Moves:
@@ -579,7 +584,7 @@ class ChooseOneOfOp(ChoiceOp):
         # call through ``State._legal``); ``Game.playouts`` picks among the
         # values instead.
         r.emit(r.D, r.at(self), f"_o = {r.value(self.matching)}", "if _o:",
-               *["    " + line for line in r.decide(k, "_o", wait, self.listed(k), self.slot)],
+               *["    " + line for line in r.decide(k, "_o", wait, self.listed(k), r.into(self.slot, k))],
                f"fr[{self.slot}] = None", f"pc = {k + 1}")
         return True
 
