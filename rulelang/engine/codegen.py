@@ -362,7 +362,9 @@ class Runner:
         (the move's work counted afresh, as ``State.apply`` counts it),
         and the rules go on here, with no return to the playouts' loop and
         no call back in.  ``take``: ``resume`` written out, the lines that
-        take the answer ``_a`` and set ``pc`` (with no wait first)."""
+        take the answer ``_a`` and set ``pc`` (with no wait first); they
+        end in ``continue`` unless control may fall through to the next
+        block (the op's caller then ends its block with these lines)."""
         pick = "_v[((_x >> 32) * len(_v)) >> 32]"
         stop = ("_p = st.policy", "if _p is None:", *["    " + line for line in ready],
                 "    return False")
@@ -372,14 +374,14 @@ class Runner:
         else:
             stop = wait + stop
             resume = (f"O[{k}].resume(st, fr, {pick})", "if st.stack[-1] is not fr:",
-                      "    return True", f"pc = fr[{O.PC}]")
+                      "    return True", f"pc = fr[{O.PC}]", "continue")
         return (*stop, f"_v = {values}",
                 f"_p.x = _x = (_p.x * {O.Policy.MUL} + {O.Policy.ADD}) & {O.M64}",
-                "st.steps = 0", *resume, "continue")
+                "st.steps = 0", *resume)
 
     def into(self, slot: int, k: int) -> Tuple[str, ...]:
         """``decide``'s ``take`` for a choice whose answer goes into local
-        ``slot`` (``ChoiceOp.resume``)."""
+        ``slot`` (``ChoiceOp.resume``): control falls through to op ``k + 1``."""
         return (f"fr[{slot}] = _a", f"fr[{O.PC}] = pc = {k + 1}")
 
     def cond(self, fn: Optional[Compiled]) -> str:

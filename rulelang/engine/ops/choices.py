@@ -300,7 +300,8 @@ class ChooseOneOp(Op):
         if self.option is not None:
             return False
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
-        take: Optional[Tuple[str, ...]] = (f"fr[{PC}] = pc = {r.const(tuple(self.targets))}[_a]",) \
+        take: Optional[Tuple[str, ...]] = (f"fr[{PC}] = pc = {r.const(tuple(self.targets))}[_a]",
+                                           "continue") \
             if all(type(t) is int for t in self.targets) else None     # (``_pick``)
         if self.conds is None:
             r.emit(r.D, *r.decide(k, f"O[{k}].choices(st, fr)", wait, r.ready(k, "()"), take))
@@ -393,7 +394,8 @@ class MayOp(Op):
     def emit(self, r: Writer, k: int) -> bool:
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
         take = None if type(self.target) is not int else (     # (``resume``)
-            "if _a:", f"    fr[{PC}] = pc = {k + 1}", "else:", f"    fr[{PC}] = pc = {self.target}")
+            "if _a:", f"    fr[{PC}] = pc = {k + 1}", "else:", f"    fr[{PC}] = pc = {self.target}",
+            "    continue")
         r.emit(r.D, *r.decide(k, "(True, False)", wait, r.ready(k, "()"), take))
         return True
 
@@ -585,7 +587,7 @@ class ChooseOneOfOp(ChoiceOp):
         # values instead.
         r.emit(r.D, r.at(self), f"_o = {r.value(self.matching)}", "if _o:",
                *["    " + line for line in r.decide(k, "_o", wait, self.listed(k), r.into(self.slot, k))],
-               f"fr[{self.slot}] = None", f"pc = {k + 1}")
+               "else:", f"    fr[{self.slot}] = None", f"    pc = {k + 1}")
         return True
 
     def listed(self, k: int) -> Tuple[str, ...]:
