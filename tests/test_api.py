@@ -381,3 +381,53 @@ def test_a_load_pauses_the_cycle_collector_and_leaves_it_as_it_was():
     finally:
         rulelang.api.game_of = real
         gc.enable()
+
+
+def test_playouts_from_a_state_leave_it_as_it_was_and_play_to_the_end(northpole):
+    """``State.playouts(n, seed)``: n games played on from the state to their
+    end, the state itself unchanged; the same seed gives the same games, and
+    the games differ from one another."""
+    st = northpole.new_game(players=3, seed=5)
+    rng = random.Random(1)
+    for _ in range(25):
+        st.apply(rng.choice(st.legal_moves()))
+    before, copy = st.to_json(), st.clone()
+    results = st.playouts(12, seed=3)
+    assert st.to_json() == before and st == copy
+    assert len(results) == 12 and all(r.ending is not None for r in results)
+    assert results == st.playouts(12, seed=3)
+    assert len({r.scores for r in results}) > 1
+    assert st.playouts(0) == []
+    with pytest.raises(ValueError):
+        st.playouts(-1)
+    done = northpole.new_game(players=2, seed=1)
+    while not done.is_over:
+        done.apply(rng.choice(done.legal_moves()))
+    assert done.playouts(3) == [done.result()] * 3
+
+
+def test_playouts_from_a_state_draw_afresh_not_from_its_seed(northpole):
+    """A state's playouts draw the dice and cards to come from their own
+    seed, never from the state's (which would tell what the real game
+    draws next): two states alike but for their seed play the same games."""
+    a = northpole.new_game(players=2, seed=11)
+    b = rulelang.load(SHIPPED["northpole.rules"]).restore(a.to_json())
+    b.seed = 12345
+    assert a.playouts(8, seed=4) == b.playouts(8, seed=4)
+
+
+def test_playouts_from_a_chance_node_take_it_by_its_odds():
+    """A state waiting at a chance node (explicit mode) draws it by its odds
+    in each playout: two dice making 10 or more (1 in 6; 3 of the 11 totals)
+    come up about a sixth of the time over 3,000 playouts (within four
+    standard deviations), and the state still waits at its chance node."""
+    game = rulelang.loads('game "Dice"\nplayers 2\nper player { points 0 }\n'
+                          'turn { phase p {\n    let total = roll 2d6\n'
+                          '    if total >= 10 { points += 1 }\n    end game "rolled"\n} }\n'
+                          'score { points }\n', "dice.rules")
+    st = game.new_game(seed=0, chance="explicit")
+    assert st.is_chance_node and len(st.legal_moves()) == 11
+    results = st.playouts(3000, seed=0)
+    high = sum(r.scores[0] for r in results)
+    assert abs(high - 500) < 4 * (3000 * (1 / 6) * (5 / 6)) ** 0.5
+    assert st.is_chance_node and st.result().scores == (0, 0)

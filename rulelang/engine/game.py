@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Uni
 
 from .. import ir, trust
 from ..syntax.tables import sha256
-from ..errors import RulesetError
 from ..limits import DEFAULT as DEFAULT_LIMITS, Limits
 from . import codegen
 from .moves import LogEntry, Result
-from .ops import NO_BLOCK, WAIT_CHANCE, WAIT_NONE, Policy, fault
+from .ops import NO_BLOCK, WAIT_CHANCE, WAIT_NONE, Policy
 from .state import State, _saves
 from .program import Program, compile_ruleset
 
@@ -345,8 +344,6 @@ class Game:
             raise ValueError(f"policy must be 'random', not {policy!r}")
         if params:
             return self.with_params(params).playouts(n, seed, players, policy, options, limits)
-        codes = self.prog.codes
-        mul, add = Policy.MUL, Policy.ADD
         start_mul, start_add = Policy.SEED_MUL, Policy.SEED_ADD
         chooser = Policy(seed)
         start = self._start
@@ -354,25 +351,11 @@ class Game:
         for i in range(n):
             # The rules pick with the chooser where they decide (``Runner.decide``)
             # and go on; a first decision made before the game had the
-            # chooser, and any the generated code leaves to its op, come here.
+            # chooser, and any the generated code leaves to its op, are
+            # picked by ``State._play_out``.
             chooser.x = ((seed + i) * start_mul + start_add) & _M64      # (``Policy(seed + i)``)
-            st = start(players, seed + i, "sample", options, limits, False, chooser)
-            while st.over is None:
-                fr = st.stack[-1]
-                op: Any = codes[fr[0]][fr[1]]     # one that waits (``Op`` declares no resume)
-                try:
-                    values = op.choices(st, fr)
-                    chooser.x = x = (chooser.x * mul + add) & _M64      # (``Policy.below``)
-                    pick = values[((x >> 32) * len(values)) >> 32]
-                    st.steps = 0        # (as ``State.apply``)
-                    go = op.resume(st, fr, pick)
-                except RulesetError:
-                    raise
-                except Exception as e:
-                    raise fault(st, op, e) from e
-                if go:
-                    st._run(st.steps)
-            results.append(st.result())
+            results.append(start(players, seed + i, "sample", options, limits, False, chooser)
+                           ._play_out(chooser))
         return results
 
     def restore(self, text: Union[str, bytes], *, key: Optional[Key] = None) -> State:

@@ -17,7 +17,8 @@ from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import Limits
 from .kinds import Frame
 from .moves import LogEntry, Move, Result
-from .ops import CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At, fault, logged
+from .ops import (CODE, M64, NO_BLOCK, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At,
+                  fault, logged)
 from .program import Program
 from .visibility import SeenBy, Sight, stat_key, unshow
 
@@ -44,6 +45,11 @@ _ANYONE: Any = object()
 #: (``Any``: ``ops.base.Op`` does not declare the ``resume`` of an op that waits).
 Legal = Tuple[List[Move], Optional[Dict[str, Move]], Any]
 
+
+
+#: What a playout's seed is mixed with (``State.playouts``), so that it is
+#: no seed a game is likely to have been given.
+_FRESH = 0x9E3779B97F4A7C15
 
 
 class State:
@@ -308,6 +314,66 @@ class State:
         restored save's): the moves worked out before no longer hold, and a
         failed ``apply`` cannot rebuild from before it."""
         self._moves = self.offer = self._base = None
+
+    def playouts(self, n: int, seed: int = 0) -> List[Result]:
+        """The results of ``n`` games played on from here to their end,
+        every decision picked uniformly at random (as ``Game.playouts``
+        picks: no move list or label made at each decision); this state is
+        left as it was.  Game ``i`` draws its dice, cards and shuffles
+        afresh from ``seed + i``, never from this state's own seed (which
+        would tell the real game's draws to come); a game at a chance node
+        (explicit mode) takes its outcome by the odds, and every game goes
+        on in sample mode.  The games see everything this state holds
+        (every hand, the cards in each pile): for one seat's look-ahead,
+        play them from a game that seat cannot tell from this one."""
+        if type(n) is not int or n < 0:
+            raise ValueError(f"n must be a whole number of games, not {n!r}")
+        results: List[Result] = []
+        chooser = Policy(seed)
+        for i in range(n):
+            if self.over is not None:
+                results.append(self.result())
+                continue
+            st = self.clone()
+            chooser.x = Policy(seed + i).x
+            st.seed = chooser.x ^ _FRESH      # (the chooser's start, mixed: not a game's seed)
+            st.block = NO_BLOCK
+            st.explicit = st.logging = False
+            while st.waiting == WAIT_CHANCE and st.over is None:
+                from fractions import Fraction      # (a load imports none: see ops.chance)
+                moves = st.legal_moves()
+                point = Fraction(chooser.below(1 << 32), 1 << 32)
+                for move in moves:
+                    point -= move.probability or 0
+                    if point < 0:
+                        break
+                st.apply(move)
+            results.append(st._play_out(chooser))
+        return results
+
+    def _play_out(self, chooser: Policy) -> Result:
+        """Play this state to its end with ``chooser`` picking: in the rules
+        where they decide (``State.policy``, ``Runner.decide``), here where
+        a decision is left to its op (or was waiting as it began)."""
+        codes = self.prog.codes
+        mul, add = Policy.MUL, Policy.ADD
+        self.policy = chooser
+        while self.over is None:
+            fr = self.stack[-1]
+            op: Any = codes[fr[CODE]][fr[PC]]     # one that waits (``Op`` declares no resume)
+            try:
+                values = op.choices(self, fr)
+                chooser.x = x = (chooser.x * mul + add) & M64      # (``Policy.below``)
+                pick = values[((x >> 32) * len(values)) >> 32]
+                self.steps = 0        # (as ``apply``)
+                go = op.resume(self, fr, pick)
+            except RulesetError:
+                raise
+            except Exception as e:
+                raise fault(self, op, e) from e
+            if go:
+                self._run(self.steps)
+        return self.result()
 
     def result(self) -> Result:
         prog = self.prog
