@@ -44,6 +44,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from .engine import CHANCE, Move, State
 from .errors import RulesetError
+from .engine.ops import Policy
 from .engine.resample import resample, trajectory
 from .engine.visibility import seen_by_pile, sees, unseen_piece_values
 
@@ -56,10 +57,10 @@ SPECS = ("random, greedy, mcts, mcts:N (N playouts a decision), mcts:Ns (N secon
 
 #: The playouts a decision of ``mcts`` without a budget.
 DEFAULT_PLAYOUTS = 200
-#: A playout longer than this many moves is stopped and counts as no win.
+#: A playout longer than this many decisions is stopped and counts as no win.
 PLAYOUT_MOVES = 3000
 #: In a ruleset with a ``heuristic``, a playout is cut after this many
-#: moves and weighed by it (``MctsPlayer._weighed``).
+#: decisions and weighed by it (``MctsPlayer._weighed``).
 CUT_AFTER = 40
 #: UCT's exploration constant (rewards are scaled to [0, 1]).
 EXPLORATION = 1.0
@@ -469,15 +470,17 @@ class MctsPlayer(Player):
             st.apply(m)
             node = child
             path.append(child)
-        made = 0
         weighs = bool(st.prog.heuristic_items)
-        most = CUT_AFTER if weighs else PLAYOUT_MOVES
-        while not st.is_over and made < most:
-            if st.is_chance_node:
-                _sample_chance(st, rng)
-            else:
-                st.apply(rng.choice(st.legal_moves()))
-            made += 1
+        # Random decisions, up to ``most``, picked where the rules decide
+        # (``State._play_out``: no move lists); dice and cards drawn afresh.
+        if st.explicit:
+            st.explicit = False
+            _reseed(st, rng.getrandbits(63))
+        while st.is_chance_node:        # (the one it waited at: by its odds)
+            _sample_chance(st, rng)
+        chooser = Policy(rng.getrandbits(63))
+        chooser.stop_after(CUT_AFTER if weighs else PLAYOUT_MOVES)
+        st._play_out(chooser)
         got = rewards(st, self.won) if st.is_over or not weighs else self._weighed(st)
         root.visits += 1
         for n in path[1:]:

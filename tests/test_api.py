@@ -431,3 +431,30 @@ def test_playouts_from_a_chance_node_take_it_by_its_odds():
     high = sum(r.scores[0] for r in results)
     assert abs(high - 500) < 4 * (3000 * (1 / 6) * (5 / 6)) ** 0.5
     assert st.is_chance_node and st.result().scores == (0, 0)
+
+
+def test_a_chooser_stops_after_its_picks(northpole):
+    """``Policy.stop_after(k)``: ``end`` is the chooser's number k picks on;
+    a playout given it (``State._play_out``) makes k decisions, picked where
+    the rules decide, and leaves the state waiting at the next one as the
+    move API does: the state the same picks made through ``legal_moves`` /
+    ``apply`` reach, with the same moves to make."""
+    from rulelang.engine.ops import Policy
+    chooser = Policy(5)
+    chooser.stop_after(1000)
+    for _ in range(1000):
+        assert chooser.x != chooser.end
+        chooser.below(2)
+    assert chooser.x == chooser.end
+    for k in (1, 6, 23):
+        played = northpole.new_game(players=3, seed=7, log=False)
+        chooser = Policy(3)
+        chooser.stop_after(k)
+        played._play_out(chooser)
+        applied = northpole.new_game(players=3, seed=7, log=False)
+        same = Policy(3)
+        for _ in range(k):
+            moves = applied.legal_moves()
+            applied.apply(moves[same.below(len(moves))])
+        assert played == applied and played.policy is None, k
+        assert [m.label for m in played.legal_moves()] == [m.label for m in applied.legal_moves()]

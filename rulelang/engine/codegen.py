@@ -353,36 +353,36 @@ class Runner:
         return (f"st._moves = O[{k}].kept.get(({key}, {player}))",)
 
     def decide(self, k: int, values: str, wait: Tuple[str, ...], ready: Tuple[str, ...] = (),
-               take: Optional[Tuple[str, ...]] = None) -> Tuple[str, ...]:
+               take: Optional[Callable[[str], Tuple[str, ...]]] = None) -> Tuple[str, ...]:
         """The lines of a decision of op ``k`` among ``values`` (the source
         of its ``choices``).  Through the move API (no ``st.policy``): the
         state waits (``wait``), the moves are put in place (``ready``) and
-        the run stops for the player.  In ``Game.playouts`` (a game with no
-        log): the policy's pick, taken as ``op.resume`` takes an answer
-        (the move's work counted afresh, as ``State.apply`` counts it),
-        and the rules go on here, with no return to the playouts' loop and
-        no call back in.  ``take``: ``resume`` written out, the lines that
-        take the answer ``_a`` and set ``pc`` (with no wait first); they
-        end in ``continue`` unless control may fall through to the next
-        block (the op's caller then ends its block with these lines)."""
-        pick = "_v[((_x >> 32) * len(_v)) >> 32]"
-        stop = ("_p = st.policy", "if _p is None:", *["    " + line for line in ready],
-                "    return False")
+        the run stops for the player.  In a playout (``State._play_out``, a
+        game with no log): the policy's pick, while it may make one
+        (``Policy.end``), taken as ``op.resume`` takes an answer (the
+        move's work counted afresh, as ``State.apply`` counts it), and the
+        rules go on here, with no return to the playout's loop and no call
+        back in.  ``take``: ``resume`` written out, the lines that take the
+        answer (given its source, read once) and set ``pc``, with no wait
+        first; they end in ``continue`` unless control may fall through to
+        the next block (the op's caller then ends its block with them)."""
+        stop = ("_p = st.policy", "if _p is None or (_x := _p.x) == _p.end:",
+                *["    " + line for line in ready], "    return False")
+        lines: Tuple[str, ...] = ()
+        if not values.isidentifier():
+            lines, values = (f"_v = {values}",), "_v"
+        lines += (f"_p.x = _x = (_x * {O.Policy.MUL} + {O.Policy.ADD}) & {O.M64}", "st.steps = 0")
+        pick = f"{values}[((_x >> 32) * len({values})) >> 32]"
         if take is not None:
             stop = stop[:2] + tuple("    " + line for line in wait) + stop[2:]
-            resume = (f"_a = {pick}", *take)
-        else:
-            stop = wait + stop
-            resume = (f"O[{k}].resume(st, fr, {pick})", "if st.stack[-1] is not fr:",
-                      "    return True", f"pc = fr[{O.PC}]", "continue")
-        return (*stop, f"_v = {values}",
-                f"_p.x = _x = (_p.x * {O.Policy.MUL} + {O.Policy.ADD}) & {O.M64}",
-                "st.steps = 0", *resume)
+            return (*stop, *lines, *take(pick))
+        return (*wait, *stop, *lines, f"O[{k}].resume(st, fr, {pick})", "if st.stack[-1] is not fr:",
+                "    return True", f"pc = fr[{O.PC}]", "continue")
 
-    def into(self, slot: int, k: int) -> Tuple[str, ...]:
+    def into(self, slot: int, k: int) -> Callable[[str], Tuple[str, ...]]:
         """``decide``'s ``take`` for a choice whose answer goes into local
         ``slot`` (``ChoiceOp.resume``): control falls through to op ``k + 1``."""
-        return (f"fr[{slot}] = _a", f"fr[{O.PC}] = pc = {k + 1}")
+        return lambda answer: (f"fr[{slot}] = {answer}", f"fr[{O.PC}] = pc = {k + 1}")
 
     def cond(self, fn: Optional[Compiled]) -> str:
         """Source of a condition (or True when there is none)."""

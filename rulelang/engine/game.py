@@ -354,8 +354,9 @@ class Game:
             # chooser, and any the generated code leaves to its op, are
             # picked by ``State._play_out``.
             chooser.x = ((seed + i) * start_mul + start_add) & _M64      # (``Policy(seed + i)``)
-            results.append(start(players, seed + i, "sample", options, limits, False, chooser)
-                           ._play_out(chooser))
+            st = start(players, seed + i, "sample", options, limits, False, chooser)
+            st._play_out(chooser)
+            results.append(st.result())
         return results
 
     def restore(self, text: Union[str, bytes], *, key: Optional[Key] = None) -> State:

@@ -348,32 +348,38 @@ class State:
                     if point < 0:
                         break
                 st.apply(move)
-            results.append(st._play_out(chooser))
+            st._play_out(chooser)
+            results.append(st.result())
         return results
 
-    def _play_out(self, chooser: Policy) -> Result:
-        """Play this state to its end with ``chooser`` picking: in the rules
+    def _play_out(self, chooser: Policy) -> None:
+        """Play on with ``chooser`` picking each decision: in the rules
         where they decide (``State.policy``, ``Runner.decide``), here where
-        a decision is left to its op (or was waiting as it began)."""
+        a decision is left to its op (or was waiting as this began); until
+        the game ends, the chooser has no pick left (``Policy.end``) or the
+        game waits at a chance node (explicit mode).  The moves it makes are
+        not put in the history: a playout's state is the searcher's own."""
         codes = self.prog.codes
         mul, add = Policy.MUL, Policy.ADD
         self.policy = chooser
-        while self.over is None:
-            fr = self.stack[-1]
-            op: Any = codes[fr[CODE]][fr[PC]]     # one that waits (``Op`` declares no resume)
-            try:
-                values = op.choices(self, fr)
-                chooser.x = x = (chooser.x * mul + add) & M64      # (``Policy.below``)
-                pick = values[((x >> 32) * len(values)) >> 32]
-                self.steps = 0        # (as ``apply``)
-                go = op.resume(self, fr, pick)
-            except RulesetError:
-                raise
-            except Exception as e:
-                raise fault(self, op, e) from e
-            if go:
-                self._run(self.steps)
-        return self.result()
+        try:
+            while self.over is None and chooser.x != chooser.end and self.waiting != WAIT_CHANCE:
+                fr = self.stack[-1]
+                op: Any = codes[fr[CODE]][fr[PC]]     # one that waits (``Op`` declares no resume)
+                try:
+                    values = op.choices(self, fr)
+                    chooser.x = x = (chooser.x * mul + add) & M64      # (``Policy.below``)
+                    pick = values[((x >> 32) * len(values)) >> 32]
+                    self.steps = 0        # (as ``apply``)
+                    go = op.resume(self, fr, pick)
+                except RulesetError:
+                    raise
+                except Exception as e:
+                    raise fault(self, op, e) from e
+                if go:
+                    self._run(self.steps)
+        finally:
+            self.policy = None
 
     def result(self) -> Result:
         prog = self.prog

@@ -286,7 +286,7 @@ class Policy:
     state's (its choices need to be fair, not to be saved or replayed
     from a counter)."""
 
-    __slots__ = ("x",)
+    __slots__ = ("x", "end")
     #: The step: x -> (x * MUL + ADD) mod 2**64 (``Game.playouts`` writes it
     #: out in its loop, with these two).
     MUL, ADD = 6364136223846793005, 1442695040888963407
@@ -296,6 +296,22 @@ class Policy:
 
     def __init__(self, seed: int) -> None:
         self.x = (seed * self.SEED_MUL + self.SEED_ADD) & M64
+        #: The ``x`` at which it has no pick left (-1: never): the rules
+        #: then wait at the next decision as through the move API
+        #: (``State._play_out``).  Its one test a decision, with no count.
+        self.end = -1
+
+    def stop_after(self, picks: int) -> None:
+        """Make ``picks`` more picks at most: ``end`` is ``x`` that many
+        steps on (the step raised to that power by squaring; the
+        generator's period is 2**64, so no earlier pick meets it)."""
+        a, c, m, d = 1, 0, self.MUL, self.ADD
+        while picks > 0:
+            if picks & 1:
+                a, c = (a * m) & M64, (c * m + d) & M64
+            m, d = (m * m) & M64, (d * m + d) & M64
+            picks >>= 1
+        self.end = (a * self.x + c) & M64
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n) (n below 2**32)."""

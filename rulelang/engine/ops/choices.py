@@ -300,8 +300,9 @@ class ChooseOneOp(Op):
         if self.option is not None:
             return False
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
-        take: Optional[Tuple[str, ...]] = (f"fr[{PC}] = pc = {r.const(tuple(self.targets))}[_a]",
-                                           "continue") \
+        targets = r.const(tuple(self.targets))
+        take: Optional[Callable[[str], Tuple[str, ...]]] = \
+            (lambda answer: (f"fr[{PC}] = pc = {targets}[{answer}]", "continue")) \
             if all(type(t) is int for t in self.targets) else None     # (``_pick``)
         if self.conds is None:
             r.emit(r.D, *r.decide(k, f"O[{k}].choices(st, fr)", wait, r.ready(k, "()"), take))
@@ -393,9 +394,9 @@ class MayOp(Op):
 
     def emit(self, r: Writer, k: int) -> bool:
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
-        take = None if type(self.target) is not int else (     # (``resume``)
-            "if _a:", f"    fr[{PC}] = pc = {k + 1}", "else:", f"    fr[{PC}] = pc = {self.target}",
-            "    continue")
+        take = None if type(self.target) is not int else (lambda answer: (     # (``resume``)
+            f"if {answer}:", f"    fr[{PC}] = pc = {k + 1}", "else:", f"    fr[{PC}] = pc = {self.target}",
+            "    continue"))
         r.emit(r.D, *r.decide(k, "(True, False)", wait, r.ready(k, "()"), take))
         return True
 
