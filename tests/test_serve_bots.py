@@ -220,7 +220,8 @@ def test_a_bot_answer_that_is_not_a_legal_move_is_not_made(served, capsys):
 
 @pytest.mark.parametrize("spec, says", [
     ("mcts:2001", "2000 playouts"), ("mcts:2.5s", "2s"), ("mcts:60s", "2s"),
-    ("greedy:3", "at most 2"), ("greedy:9", "greedy:N up to 2"), ("mcts:0", "unknown bot"),
+    ("greedy:3", "at most 2"), ("greedy:9", "follows 1 to 2 of its"), ("greedy:0", "follows 1 to 2 of its"),
+    ("mcts:0", "mcts needs at least 1 playout"), ("mcts:0s", "mcts needs some time"),
     ("deep-thought", "unknown bot"), ("mcts:" + "9" * 40, "short"),
 ])
 def test_a_bot_over_the_caps_is_refused(served, spec, says):

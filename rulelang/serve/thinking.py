@@ -61,7 +61,12 @@ def checked_spec(spec: str) -> str:
         raise ValueError("a bot's spec is short: " + ", ".join(OFFERED))
     try:
         bot = player(text, 0)
-    except ValueError:
+    except ValueError as e:
+        if text.startswith("greedy:"):
+            raise ValueError(f"a greedy bot here follows 1 to {MOST_DEPTH} of its decisions "
+                             f"in a row") from None
+        if not str(e).startswith("unknown player"):     # (mcts:0: said as the players say
+            raise ValueError(str(e).split(", not ")[0]) from None   # it, without the spec)
         raise ValueError(f"unknown bot; bots: {', '.join(OFFERED)}, or mcts:N up to "
                          f"{MOST_PLAYOUTS} playouts, mcts:Ns up to {MOST_SECONDS:g}s, "
                          f"greedy:N up to {MOST_DEPTH}") from None
