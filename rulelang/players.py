@@ -471,8 +471,9 @@ class MctsPlayer(Player):
             node = child
             path.append(child)
         weighs = bool(st.prog.heuristic_items)
-        # Random decisions, up to ``most``, picked where the rules decide
-        # (``State._play_out``: no move lists); dice and cards drawn afresh.
+        # Random decisions, up to PLAYOUT_MOVES (CUT_AFTER with a heuristic),
+        # picked where the rules decide (``State._play_out``: no move
+        # lists); dice and cards drawn afresh.
         if st.explicit:
             st.explicit = False
             _reseed(st, rng.getrandbits(63))

@@ -300,10 +300,10 @@ class ChooseOneOp(Op):
         if self.option is not None:
             return False
         wait = (f"st.waiting = {WAIT_DECISION}", f"st.actor = fr[{PLAYER}]", f"fr[{PC}] = {k}")
-        targets = r.const(tuple(self.targets))
-        take: Optional[Callable[[str], Tuple[str, ...]]] = \
-            (lambda answer: (f"fr[{PC}] = pc = {targets}[{answer}]", "continue")) \
-            if all(type(t) is int for t in self.targets) else None     # (``_pick``)
+        take: Optional[Callable[[str], Tuple[str, ...]]] = None
+        if all(type(t) is int for t in self.targets):      # (``_pick``, written out)
+            targets = r.const(tuple(self.targets))
+            take = lambda answer: (f"fr[{PC}] = pc = {targets}[{answer}]", "continue")  # noqa: E731
         if self.conds is None:
             r.emit(r.D, *r.decide(k, f"O[{k}].choices(st, fr)", wait, r.ready(k, "()"), take))
             return True
