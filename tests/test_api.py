@@ -458,3 +458,23 @@ def test_a_chooser_stops_after_its_picks(northpole):
             applied.apply(moves[same.below(len(moves))])
         assert played == applied and played.policy is None, k
         assert [m.label for m in played.legal_moves()] == [m.label for m in applied.legal_moves()]
+
+
+@pytest.mark.parametrize("ruleset", sorted(SHIPPED))
+def test_playouts_from_a_state_leave_every_ruleset_as_it_was(ruleset, shipped_game):
+    """``State.playouts`` from a game in progress, in each chance mode (in
+    explicit mode often from a chance node, or with a draw half made):
+    the games end, and the state saves to the same text as before."""
+    game = shipped_game(ruleset)
+    for chance in ("sample", "explicit"):
+        for seed in range(3):
+            st = game.new_game(seed=seed, chance=chance)
+            rng = random.Random(seed)
+            for _ in range(4 + 3 * seed):
+                if st.is_over:
+                    break
+                st.apply(rng.choice(st.legal_moves()))
+            before = st.to_json()
+            results = st.playouts(2, seed=seed)
+            assert st.to_json() == before, (chance, seed)
+            assert all(r.ending is not None for r in results), (chance, seed)
