@@ -530,12 +530,23 @@ MOST_DEPTH = 4
 _MCTS = re.compile(r"mcts(?::(?:(\d+)|(\d+(?:\.\d+)?)s))?")
 
 
+class OutOfRange(ValueError):
+    """A spec that names a bot, with a number it cannot take (``mcts:0``):
+    ``kind`` is the bot (``mcts``, ``greedy``), ``reason`` what is wrong,
+    without the spec (for a server to say to a client)."""
+
+    def __init__(self, kind: str, reason: str, spec: str) -> None:
+        super().__init__(f"{reason}, not {spec!r}")
+        self.kind, self.reason = kind, reason
+
+
 def player(spec: str, seed: Optional[int] = None, won: Optional[str] = None) -> Player:
     """The player a spec names: ``random``, ``greedy``, ``greedy:2``
     (following two of its own decisions in a row), ``mcts`` (200 playouts
     a decision), ``mcts:500`` (500 playouts) or ``mcts:2s`` (two seconds a
     decision).  ``won``: the ending that counts as a win for a
-    game played alone.  Raises ValueError for any other spec."""
+    game played alone.  Raises ValueError for any other spec
+    (``OutOfRange``, a ValueError, for a bot's number it cannot take)."""
     text = spec.strip().lower() if isinstance(spec, str) else ""
     if text == "random":
         return RandomPlayer(seed)
@@ -545,19 +556,19 @@ def player(spec: str, seed: Optional[int] = None, won: Optional[str] = None) -> 
     if g is not None:
         depth = int(g.group(1))
         if not 1 <= depth <= MOST_DEPTH:
-            raise ValueError(f"greedy follows 1 to {MOST_DEPTH} decisions in a row, not {spec!r}")
+            raise OutOfRange("greedy", f"greedy follows 1 to {MOST_DEPTH} decisions in a row", spec)
         return GreedyPlayer(seed, won=won, depth=depth)
     m = _MCTS.fullmatch(text)
     if m is not None:
         if m.group(1) is not None:
             n = int(m.group(1))
             if n < 1:
-                raise ValueError(f"mcts needs at least 1 playout a decision, not {spec!r}")
+                raise OutOfRange("mcts", "mcts needs at least 1 playout a decision", spec)
             return MctsPlayer(playouts=n, seed=seed, won=won)
         if m.group(2) is not None:
             s = float(m.group(2))
             if s <= 0:
-                raise ValueError(f"mcts needs some time a decision, not {spec!r}")
+                raise OutOfRange("mcts", "mcts needs some time a decision", spec)
             return MctsPlayer(seconds=s, seed=seed, won=won)
         return MctsPlayer(seed=seed, won=won)
     raise ValueError(f"unknown player {spec!r}: a player is {SPECS}")

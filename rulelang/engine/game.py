@@ -344,7 +344,6 @@ class Game:
             raise ValueError(f"policy must be 'random', not {policy!r}")
         if params:
             return self.with_params(params).playouts(n, seed, players, policy, options, limits)
-        start_mul, start_add = Policy.SEED_MUL, Policy.SEED_ADD
         chooser = Policy(seed)
         start = self._start
         results: List[Result] = []
@@ -353,7 +352,7 @@ class Game:
             # and go on; a first decision made before the game had the
             # chooser, and any the generated code leaves to its op, are
             # picked by ``State._play_out``.
-            chooser.x = ((seed + i) * start_mul + start_add) & _M64      # (``Policy(seed + i)``)
+            chooser.restart(seed + i)
             st = start(players, seed + i, "sample", options, limits, False, chooser)
             st._play_out(chooser)
             results.append(st.result())

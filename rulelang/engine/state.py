@@ -17,7 +17,7 @@ from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import Limits
 from .kinds import Frame
 from .moves import LogEntry, Move, Result
-from .ops import (CODE, M64, NO_BLOCK, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At,
+from .ops import (CODE, NO_BLOCK, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At,
                   fault, logged)
 from .program import Program
 from .visibility import SeenBy, Sight, stat_key, unshow
@@ -335,7 +335,7 @@ class State:
                 results.append(self.result())
                 continue
             st = self.clone()
-            chooser.x = Policy(seed + i).x
+            chooser.restart(seed + i)
             st.seed = chooser.x ^ _FRESH      # (the chooser's start, mixed: not a game's seed)
             st.block = NO_BLOCK
             st.explicit = st.logging = False
@@ -360,7 +360,6 @@ class State:
         game waits at a chance node (explicit mode).  The moves it makes are
         not put in the history: a playout's state is the searcher's own."""
         codes = self.prog.codes
-        mul, add = Policy.MUL, Policy.ADD
         self.policy = chooser
         try:
             while self.over is None and chooser.x != chooser.end and self.waiting != WAIT_CHANCE:
@@ -368,8 +367,7 @@ class State:
                 op: Any = codes[fr[CODE]][fr[PC]]     # one that waits (``Op`` declares no resume)
                 try:
                     values = op.choices(self, fr)
-                    chooser.x = x = (chooser.x * mul + add) & M64      # (``Policy.below``)
-                    pick = values[((x >> 32) * len(values)) >> 32]
+                    pick = values[chooser.below(len(values))]
                     self.steps = 0        # (as ``apply``)
                     go = op.resume(self, fr, pick)
                 except RulesetError:

@@ -28,7 +28,7 @@ import signal
 from typing import Dict, Optional, Tuple
 
 from ..engine import Game
-from ..players import GreedyPlayer, MctsPlayer, Player, player
+from ..players import GreedyPlayer, MctsPlayer, OutOfRange, Player, player
 
 #: The bots that answer at once (moved in the request that reached them).
 QUICK = ("random", "greedy")
@@ -61,12 +61,12 @@ def checked_spec(spec: str) -> str:
         raise ValueError("a bot's spec is short: " + ", ".join(OFFERED))
     try:
         bot = player(text, 0)
-    except ValueError as e:
-        if text.startswith("greedy:"):
+    except OutOfRange as e:     # (said without the spec; greedy within the server's cap)
+        if e.kind == "greedy":
             raise ValueError(f"a greedy bot here follows 1 to {MOST_DEPTH} of its decisions "
                              f"in a row") from None
-        if not str(e).startswith("unknown player"):     # (mcts:0: said as the players say
-            raise ValueError(str(e).split(", not ")[0]) from None   # it, without the spec)
+        raise ValueError(e.reason) from None
+    except ValueError:
         raise ValueError(f"unknown bot; bots: {', '.join(OFFERED)}, or mcts:N up to "
                          f"{MOST_PLAYOUTS} playouts, mcts:Ns up to {MOST_SECONDS:g}s, "
                          f"greedy:N up to {MOST_DEPTH}") from None

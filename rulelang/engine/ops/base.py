@@ -280,22 +280,23 @@ class Op:
 
 
 class Policy:
-    """A uniform random chooser for ``Game.playouts``, seeded apart from
-    the state's generator: a 64-bit linear congruential generator (Knuth's
-    MMIX constants) read from its high bits, half the arithmetic of the
-    state's (its choices need to be fair, not to be saved or replayed
-    from a counter)."""
+    """A uniform random chooser for playouts (``State._play_out``), seeded
+    apart from the state's generator: a 64-bit linear congruential
+    generator (Knuth's MMIX constants) read from its high bits, half the
+    arithmetic of the state's (its choices need to be fair, not to be
+    saved or replayed from a counter)."""
 
     __slots__ = ("x", "end")
-    #: The step: x -> (x * MUL + ADD) mod 2**64 (``Game.playouts`` writes it
-    #: out in its loop, with these two).
+    #: The step: x -> (x * MUL + ADD) mod 2**64 (``below``; generated code
+    #: writes it out where the rules decide, ``Runner.decide``).
     MUL, ADD = 6364136223846793005, 1442695040888963407
-    #: The start from a seed: x = (seed * SEED_MUL + SEED_ADD) mod 2**64
-    #: (``Game.playouts`` starts one chooser again for each game with these).
-    SEED_MUL, SEED_ADD = 0xD1B54A32D192ED03, 0x8BB84B93962EACC9
 
     def __init__(self, seed: int) -> None:
-        self.x = (seed * self.SEED_MUL + self.SEED_ADD) & M64
+        self.restart(seed)
+
+    def restart(self, seed: int) -> None:
+        """Start again as ``Policy(seed)`` starts, with every pick left."""
+        self.x = (seed * 0xD1B54A32D192ED03 + 0x8BB84B93962EACC9) & M64
         #: The ``x`` at which it has no pick left (-1: never): the rules
         #: then wait at the next decision as through the move API
         #: (``State._play_out``).  Its one test a decision, with no count.
