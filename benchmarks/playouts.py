@@ -7,9 +7,8 @@ supports (up to 4): uniformly random games for the given time through the
 move API (legal_moves + apply) and through the batched ``Game.playouts``
 (no move labels), playouts/s and moves/s; the time of ``State.clone()`` and
 the memory of a stored state in mid-game; then the time to parse + check
-and to compile the ruleset (median of repeated loads), the same load
-through a warm cache (``rulelang.load(path, cache=...)``), and the first
-game after a load (which generates the code of the rules it runs).  When the
+and to compile the ruleset and of the whole ``rulelang.load`` (medians of
+repeated loads), and the first game after a load (which generates the code of the rules it runs).  When the
 hand-written reference ../shared/bench/northpole_ref.py is there, North
 Pole is also timed against it in the same run, interleaved, and the ratio
 of medians is printed for both ways of playing.
@@ -23,7 +22,6 @@ import pathlib
 import random
 import statistics
 import sys
-import tempfile
 import time
 import tracemalloc
 
@@ -106,21 +104,18 @@ def load_times(path, repeat=7):
         t2 = time.perf_counter()
         parse_check.append(t1 - t0)
         compile_.append(t2 - t1)
-    # The same load through a warm cache (``rulelang.load(..., cache=DIR)``).
-    with tempfile.TemporaryDirectory() as folder:
-        rulelang.load(path, cache=folder)
-        cached = []
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            rulelang.load(path, cache=folder)
-            cached.append(time.perf_counter() - t0)
+    whole = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        rulelang.load(path)
+        whole.append(time.perf_counter() - t0)
     # Code for each rule is generated when it first runs: the first game pays it.
     game = rulelang.load(path)
     t0 = time.perf_counter()
     game.playouts(1, seed=0)
     first = time.perf_counter() - t0
     return (statistics.median(parse_check) * 1000, statistics.median(compile_) * 1000,
-            statistics.median(cached) * 1000, first * 1000)
+            statistics.median(whole) * 1000, first * 1000)
 
 
 def reference_ratio(game, players, seconds, rounds=5, batch=False):
@@ -173,9 +168,9 @@ def main(argv=None):
         loads.append((path.stem, *load_times(path)))
     print()
     print(f"{'ruleset':<16}{'parse+check ms':>16}{'compile ms':>12}{'load ms':>10}"
-          f"{'cached load ms':>16}{'first game ms':>15}")
-    for name, pc, comp, cached, first in loads:
-        print(f"{name:<16}{pc:>16.1f}{comp:>12.1f}{pc + comp:>10.1f}{cached:>16.1f}{first:>15.1f}")
+          f"{'first game ms':>15}")
+    for name, pc, comp, whole, first in loads:
+        print(f"{name:<16}{pc:>16.1f}{comp:>12.1f}{whole:>10.1f}{first:>15.1f}")
     np_path = ROOT / "rulesets" / "northpole.rules"
     if REF.exists() and np_path in [p.resolve() for p in paths] or (REF.exists() and not args.rulesets):
         game = rulelang.load(np_path)

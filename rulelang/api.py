@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import gc
 import os
+import warnings
 from typing import Any, Callable, Optional, TypeVar, Union
 
 from . import ir, trust
@@ -109,23 +110,11 @@ def load(path: Union[str, "os.PathLike[str]"], limits: Optional[Limits] = None,
          cache: Union[None, bool, str, "os.PathLike[str]"] = None) -> Game:
     """A ``Game`` from a ``.rules`` file or a compiled ``.json``/``.yaml`` file.
     ``limits`` (a ``rulelang.Limits``) bounds loading and, as the game's
-    default, playing.  ``cache``: keep checked rule files in a cache
-    directory so they load again without parsing (``rulelang.cache``):
-    True for the default directory, a directory, False for none; None
-    (the default) does as the environment variable ``RULELANG_CACHE`` says,
-    and without it uses no cache."""
-    path = os.fspath(path)
-    if cache is False or cache is None and not os.environ.get("RULELANG_CACHE", "").strip():
-        folder = None       # (without importing the cache: most loads use none)
-    else:
-        from . import cache as _cache
-        folder = _cache.directory(cache)
-    if folder is None or _form_of(path) is not None:
-        return game_of(checked(read(path, limits), limits), limits)
-    from . import cache as _cache
-    text = _text(path, limits)
-    rs = _cache.get(folder, text, path, limits)
-    if rs is None:
-        rs = parse_and_check(text, path, limits)
-        _cache.put(folder, text, limits, rs)
-    return game_of(rs, limits)
+    default, playing.  ``cache`` is accepted and does nothing (a
+    ``DeprecationWarning`` unless None or False): the cache of checked
+    rulesets it named was retired, since the parser reads a rule file
+    faster than a cache entry, untrusted, could be admitted again."""
+    if cache is not None and cache is not False:
+        warnings.warn("rulelang.load(cache=...) does nothing since the cache was retired: "
+                      "a rule file loads faster without it", DeprecationWarning, stacklevel=3)
+    return game_of(checked(read(path, limits), limits), limits)

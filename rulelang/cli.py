@@ -105,15 +105,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _load_game(path: str) -> Game:
-    """The game in ``path`` (through the cache when ``RULELANG_CACHE`` asks)."""
-    return api.load(path)
-
-
 def _game_or_report(path: str) -> Optional[Game]:
     """The game in ``path``, or None after printing why it cannot load."""
     try:
-        return _load_game(path)
+        return api.load(path)
     except RulesetError as e:
         print(e.format(), file=sys.stderr)
     except OSError as e:
@@ -177,7 +172,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     bad = 0
     for path in args.files:
         try:
-            game = _load_game(path)
+            game = api.load(path)
         except RulesetError as e:
             print(e.format(), file=sys.stderr)
             bad += 1

@@ -1,6 +1,6 @@
 """JSON and YAML documents read into plain data, within limits: the
-readers for rulesets as data, cache entries and (with the same care)
-anything else a program is sent.
+readers for rulesets as data and (with the same care) anything else a
+program is sent.
 
 What reaches the caller is only what JSON can say: mappings with text
 keys, lists, text, whole numbers, true/false/null (and floats, which the

@@ -8,7 +8,7 @@ limit               default     stage and what it bounds
 ==================  ==========  =============================================
 max_source_bytes    1 000 000   parse: size of a rule file or a data document
 max_nodes           200 000     load: values (mappings, lists, scalars) in a
-                                JSON/YAML document, a cache entry or a save
+                                JSON/YAML document or a save
 max_text            10 000      load: characters in one name, label or text;
                                 run: a log line longer is cut there
 max_nesting         200         parse, load and check: constructs nested inside

@@ -2,8 +2,8 @@
 
 A ruleset reaches the compiler only through ``admit``.  What our own
 parser made in this process (``syntax.made_here``) is checked by the
-static checker; every other IR — a JSON or YAML document, a cache entry,
-an IR an embedding program built or changed — is first taken back to
+static checker; every other IR — a JSON or YAML document, an IR an
+embedding program built or changed — is first taken back to
 plain data and held to the IR's exact shape (``ir.shape``: types, words of
 fixed lists, names, texts, bounds, counts, nesting), then structured
 afresh and checked.  Only then is it compiled, and the compiler builds

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from fractions import Fraction
 
 
@@ -478,3 +479,23 @@ def test_playouts_from_a_state_leave_every_ruleset_as_it_was(ruleset, shipped_ga
             results = st.playouts(2, seed=seed)
             assert st.to_json() == before, (chance, seed)
             assert all(r.ending is not None for r in results), (chance, seed)
+
+
+def test_the_retired_cache_argument_warns_and_writes_nothing(tmp_path, monkeypatch):
+    """``load(path, cache=...)`` is still accepted, but the cache is retired
+    (a rule file loads faster parsed than read back from an entry): a
+    cache asked for warns, writes nothing, and the game is the one a plain
+    load makes; ``RULELANG_CACHE`` is read no more either."""
+    path = SHIPPED["northpole.rules"]
+    plain = rulelang.load(path)
+    for asked in (True, tmp_path, str(tmp_path)):
+        with pytest.warns(DeprecationWarning, match="cache was retired"):
+            game = rulelang.load(path, cache=asked)
+        assert game.ruleset == plain.ruleset and game.fingerprint == plain.fingerprint
+    monkeypatch.setenv("RULELANG_CACHE", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rulelang.load(path, cache=False).ruleset == plain.ruleset
+        assert rulelang.load(path).ruleset == plain.ruleset
+    assert list(tmp_path.iterdir()) == []

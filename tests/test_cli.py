@@ -80,20 +80,6 @@ def test_python_dash_m():
     assert done.returncode == 0 and done.stdout.strip().endswith("ok")
 
 
-def test_simulate_uses_the_cache_when_asked(monkeypatch, tmp_path, capsys):
-    """With RULELANG_CACHE set, the command line loads through the cache
-    (and plays the same games as without it)."""
-    monkeypatch.delenv("RULELANG_CACHE", raising=False)
-    assert main(["simulate", NP, "--games", "3"]) == 0
-    plain = capsys.readouterr().out
-    monkeypatch.setenv("RULELANG_CACHE", str(tmp_path))
-    for _ in range(2):
-        assert main(["simulate", NP, "--games", "3"]) == 0
-        cached = capsys.readouterr().out
-        assert cached.splitlines()[2:] == plain.splitlines()[2:]   # past the speed line
-    assert len(list(tmp_path.glob("*.json"))) == 1
-
-
 PIG = str(ROOT / "examples" / "pig.rules")
 ENDURANCE = str(ROOT / "rulesets" / "endurance.rules")
 

@@ -119,7 +119,7 @@ STAGES = [
     (2, "check", ("rulelang.check",)),
     (3, "trust", ("rulelang.trust",)),
     (4, "engine", ("rulelang.engine",)),
-    (5, "tools", ("rulelang.api", "rulelang.cache", "rulelang.validate", "rulelang.cli",
+    (5, "tools", ("rulelang.api", "rulelang.validate", "rulelang.cli",
                   "rulelang.testing", "rulelang.simulate", "rulelang.serve", "rulelang.play",
                   "rulelang.highlight", "rulelang.lsp", "rulelang.adapters",
                   "rulelang.players", "rulelang.balance")),
@@ -218,12 +218,12 @@ def test_import_rulelang_leaves_out_what_only_some_programs_need():
 #: What a load of a rule file does without (issue 20, the first load in a
 #: fresh process): each is imported when a program first uses it
 #: (``fractions`` when a chance's odds are first asked for).
-LOAD_LEAVES_OUT = ("rulelang.cache", "rulelang.documents", "rulelang.ir.serialize",
+LOAD_LEAVES_OUT = ("rulelang.documents", "rulelang.ir.serialize",
                    "rulelang.ir.shape", "rulelang.ir.schema", "hashlib", "pathlib", "lark", "yaml",
                    "jsonschema", "cattrs", "fractions")
 
 
-def test_a_load_leaves_out_the_cache_the_data_forms_and_their_libraries():
+def test_a_load_leaves_out_the_data_forms_and_their_libraries():
     """``import rulelang`` and a load of a rule file, in a process whose
     start-up imported nothing (``-S``: no ``site``, which in a development
     install imports ``pathlib`` and more itself), import none of

@@ -1,14 +1,14 @@
 """The trust boundary for rulesets (``rulelang.trust``, ``rulelang.ir.shape``,
-``rulelang.documents``): nothing a ruleset document, a cache entry or a
-hand-built IR holds ever runs as code, and every malformed document is
-refused with its place, fast.
+``rulelang.documents``): nothing a ruleset document or a hand-built IR
+holds ever runs as code, and every malformed document is refused with its
+place, fast.
 
 The injection tests put Python payloads into every text of the IR (every
 string-typed field of every node kind the rulesets use), load the result
-in each of the three ways an untrusted IR arrives (a JSON document, a
-hand-built IR, a planted cache entry), and watch every piece of source
-Python compiles (``sys.addaudithook``'s "compile" event) while the game
-loads and plays: the payload's marker must never appear in any of it.
+in each of the two ways an untrusted IR arrives (a JSON document, a
+hand-built IR), and watch every piece of source Python compiles
+(``sys.addaudithook``'s "compile" event) while the game loads and plays:
+the payload's marker must never appear in any of it.
 Each payload is either refused (a ``RulesetError``) or ends up as data.
 The counts are printed (``-s``) for the record; RULELANG_LONG=1 tries
 every occurrence (each with one payload, in turn) instead of a sample,
@@ -286,39 +286,6 @@ def test_every_operator_and_function_goes_through_a_table():
     for bad in ["1", 1.5, True, None, "1); x"]:
         with pytest.raises(RulesetError, match="refused to write"):
             codegen.number(bad)
-
-
-# ------------------------------------------------------------ the cache
-
-
-def test_a_planted_cache_entry_is_refused_and_made_again(tmp_path):
-    """Anyone who can write to the cache directory may plant an entry
-    under the right name; it is admitted like any untrusted document, so
-    a payload in it is refused (a miss) and the rule file loads."""
-    path = ROOT / "rulesets" / "northpole.rules"
-    text = path.read_text(encoding="utf-8")
-    folder = tmp_path / "cache"
-    rulelang.load(path, cache=folder)
-    (entry,) = folder.glob("*.json")
-    planted = json.loads(entry.read_text(encoding="utf-8"))
-    places = [(h, k) for h, k, f in text_places(planted) if f in (("BinOp", "op"), ("Compare", "op"))]
-    for holder, key in places:
-        holder[key] = PAYLOADS[0]
-    entry.write_text(json.dumps(planted), encoding="utf-8")
-    cold = rulelang.load(path)
-    with _Compiled():
-        warm = rulelang.load(path, cache=folder)
-        play(warm, moves=50)
-        assert not _Compiled.with_mark()
-    assert warm.ruleset == cold.ruleset
-    # An entry whose payload is only a changed text is also refused: its
-    # content is checked, not just its shape (a wrong stat name).
-    planted = json.loads(json.dumps(serialize.to_data(cold.ruleset)))
-    planted["stats"][0]["name"] = "food_"
-    entry.write_text(json.dumps(planted), encoding="utf-8")
-    assert rulelang.load(path, cache=folder).ruleset == cold.ruleset
-    assert "origin" not in json.loads(entry.read_text(encoding="utf-8")) or True
-    assert text
 
 
 # ------------------------------------------------------------ exact types

@@ -1,7 +1,7 @@
 """The shape of a ruleset as data: what every field of every IR node may
 hold, read once from the IR classes (their type hints and field metadata)
-and checked exactly on plain data (JSON/YAML documents, cache entries,
-an embedder's IR unstructured).
+and checked exactly on plain data (JSON/YAML documents, an embedder's IR
+unstructured).
 
 This is the first half of the trust boundary (``rulelang.trust``): a
 document that passes holds only what the IR allows — whole numbers that
