@@ -71,15 +71,15 @@ def _start(state: State) -> State:
     return st
 
 
-def _seen(st: State, seat: int, head: Any) -> Tuple[Any, ...]:
-    """What ``seat`` sees of ``st``: its view, and the log entries since
-    ``head`` (the log as it was before the step) as it may read them."""
+def _read(st: State, seat: int, head: Any) -> Tuple[Any, ...]:
+    """The log entries of ``st`` since ``head`` (the log as it was before
+    the step) as ``seat`` may read them."""
     entries = []
     node = st.log_tail
     while node is not None and node is not head:
         entries.append(node[0].for_seat(seat))
         node = node[1]
-    return st.view(seat), tuple(entries)
+    return tuple(entries)
 
 
 def resample(state: State, seat: int, rng: Draws, steps: Optional[List[Tuple[Any, str]]] = None,
@@ -102,11 +102,11 @@ def resample(state: State, seat: int, rng: Draws, steps: Optional[List[Tuple[Any
         if steps is None:
             return None
     true = _start(state)
-    seen: List[Tuple[Any, ...]] = []
+    seen: List[Tuple[Any, Tuple[Any, ...]]] = []       # (the seat's view, the log it read)
     for _, label in steps:
         head = true.log_tail
         true.apply(label)
-        seen.append(_seen(true, seat, head))
+        seen.append((true.view(seat), _read(true, seat, head)))
     tries = 0
     frames: List[Tuple[int, State, Iterator[str]]] = []
     st = _start(state)
@@ -128,7 +128,8 @@ def resample(state: State, seat: int, rng: Draws, steps: Optional[List[Tuple[Any
             c.apply(label)
         except Error:       # (a move the rules refuse or cannot carry out)
             continue
-        if _seen(c, seat, st.log_tail) == seen[i]:
+        # (the log first: it is the cheaper to read, and tells most moves apart)
+        if _read(c, seat, st.log_tail) == seen[i][1] and c.view(seat) == seen[i][0]:
             frames.append((i + 1, c, _order(c, steps, i + 1, seat, rng)))
     return None
 
