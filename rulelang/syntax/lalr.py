@@ -194,11 +194,9 @@ def parse(t: Tables, text: str, builder: Any, deepest_stack: int, longest: int) 
             raise Unread("past a limit")       # (Lark says which, and where)
         # Feed it: reduce as long as the state says, then shift it.
         while True:
-            act = rows[state].get(kind)
+            act = rows[state].get(kind, defaults[state])
             if act is None:
-                act = defaults[state]
-                if act is None:
-                    raise Unread("no action")
+                raise Unread("no action")
             if act >= 0:
                 if kind == "$END":
                     raise Unread("$END shifted")
