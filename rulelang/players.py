@@ -100,19 +100,12 @@ class RandomPlayer(Player):
 
 # ------------------------------------------------------------- what a seat knows
 
-def _reseed(state: State, seed: int) -> None:
-    """Give ``state`` a generator of its own (the state's counter-based
-    generator is its ``seed`` and ``rng``: there is no public call)."""
-    state.seed = seed & ((1 << 64) - 1)
-    state.rng = 0
-
-
 def determinize(state: State, seat: Optional[int], rng: random.Random) -> State:
     """A clone of ``state`` made only from what ``seat`` may see (see the
     module's documentation): a new generator, the unseen cards dealt again
     into the unseen piles, unseen values at their starting values."""
     c = state.clone()
-    _reseed(c, rng.getrandbits(63))
+    c._reseed(rng.getrandbits(63))
     prog = c.prog
     unseen = [i for i, by in enumerate(seen_by_pile(c)) if not sees(by, seat)]
     if unseen:
@@ -221,7 +214,7 @@ class Beliefs:
         if not self.pool:
             return determinize(self.state, self.seat, rng)
         c = rng.choice(self.pool).clone()
-        _reseed(c, rng.getrandbits(63))
+        c._reseed(rng.getrandbits(63))
         c._changed()
         return c
 
@@ -274,9 +267,9 @@ def heuristics(state: State) -> Optional[List[int]]:
 
 
 def _sample_chance(state: State, rng: random.Random) -> None:
-    """An explicit chance outcome, by its probability."""
-    moves = state.legal_moves()
-    state.apply(rng.choices(moves, weights=[float(m.probability or 0) for m in moves])[0])
+    """An explicit chance outcome, by its probability (one draw of
+    ``rng.random``, as ``rng.choices`` makes)."""
+    state._take_chance(rng.random())
 
 
 # ------------------------------------------------------------------ greedy
@@ -476,7 +469,7 @@ class MctsPlayer(Player):
         # lists); dice and cards drawn afresh.
         if st.explicit:
             st.explicit = False
-            _reseed(st, rng.getrandbits(63))
+            st._reseed(rng.getrandbits(63))
         while st.is_chance_node:        # (the one it waited at: by its odds)
             _sample_chance(st, rng)
         chooser = Policy(rng.getrandbits(63))

@@ -141,7 +141,7 @@ def test_a_player_never_reads_the_hidden_cards(spec, monkeypatch):
 
     def peek(state, seat, rng):
         c = state.clone()
-        players_module._reseed(c, rng.getrandbits(63))
+        c._reseed(rng.getrandbits(63))
         return c
     monkeypatch.setattr(players_module, "determinize", peek)
     cheating = {player(spec, seed=9).choose(st).label for st in variants}

@@ -17,7 +17,7 @@ from ..errors import IllegalMoveError, RulesetError, RulesetRuntimeError
 from ..limits import Limits
 from .kinds import Frame
 from .moves import LogEntry, Move, Result
-from .ops import (CODE, NO_BLOCK, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At,
+from .ops import (CODE, PC, WAIT_CHANCE, WAIT_NONE, Policy, PureFault, RuleFault, _At,
                   fault, logged)
 from .program import Program
 from .visibility import SeenBy, Sight, stat_key, unshow
@@ -336,21 +336,34 @@ class State:
                 continue
             st = self.clone()
             chooser.restart(seed + i)
-            st.seed = chooser.x ^ _FRESH      # (the chooser's start, mixed: not a game's seed)
-            st.block = NO_BLOCK
+            st._reseed(chooser.x ^ _FRESH)      # (the chooser's start, mixed: not a game's seed)
             st.explicit = st.logging = False
             while st.waiting == WAIT_CHANCE and st.over is None:
                 from fractions import Fraction      # (a load imports none: see ops.chance)
-                moves = st.legal_moves()
-                point = Fraction(chooser.below(1 << 32), 1 << 32)
-                for move in moves:
-                    point -= move.probability or 0
-                    if point < 0:
-                        break
-                st.apply(move)
+                st._take_chance(Fraction(chooser.below(1 << 32), 1 << 32))
             st._play_out(chooser)
             results.append(st.result())
         return results
+
+    def _reseed(self, seed: int) -> None:
+        """A generator of its own, started from ``seed`` (the state's
+        counter-based generator is its seed and its counter): a search's
+        clone draws its dice and cards afresh (no public call: a game's
+        draws are its seed's)."""
+        self.seed = seed & ((1 << 64) - 1)
+        self.rng = 0
+
+    def _take_chance(self, point: Any) -> None:
+        """At a chance node (explicit mode): the outcome that ``point``
+        (uniform in [0, 1): a float or a ``Fraction``) falls on, the
+        outcomes laid end to end by their probabilities in the order
+        listed."""
+        moves = self.legal_moves()
+        for move in moves:
+            point -= move.probability or 0
+            if point < 0:
+                break
+        self.apply(move)
 
     def _play_out(self, chooser: Policy) -> None:
         """Play on with ``chooser`` picking each decision: in the rules
