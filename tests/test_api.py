@@ -486,14 +486,14 @@ def test_the_retired_cache_argument_warns_and_writes_nothing(tmp_path, monkeypat
     (a rule file loads faster parsed than read back from an entry): a
     cache asked for warns, writes nothing, and the game is the one a plain
     load makes; ``RULELANG_CACHE`` is read no more either."""
+    monkeypatch.setenv("RULELANG_CACHE", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))       # (where cache=True wrote)
     path = SHIPPED["northpole.rules"]
     plain = rulelang.load(path)
     for asked in (True, tmp_path, str(tmp_path)):
         with pytest.warns(DeprecationWarning, match="cache was retired"):
             game = rulelang.load(path, cache=asked)
         assert game.ruleset == plain.ruleset and game.fingerprint == plain.fingerprint
-    monkeypatch.setenv("RULELANG_CACHE", str(tmp_path))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert rulelang.load(path, cache=False).ruleset == plain.ruleset
