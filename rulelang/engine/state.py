@@ -317,14 +317,12 @@ class State:
 
     def playouts(self, n: int, seed: int = 0) -> List[Result]:
         """The results of ``n`` games played on from here to their end,
-        every decision picked uniformly at random (as ``Game.playouts``
-        picks: no move list or label made at each decision); this state is
-        left as it was.  Game ``i`` draws its dice, cards and shuffles
-        afresh from ``seed + i``, never from this state's own seed (which
-        would tell the real game's draws to come); a game at a chance node
-        (explicit mode) takes its outcome by the odds, and every game goes
-        on in sample mode.  The games see everything this state holds
-        (every hand, the cards in each pile): for one seat's look-ahead,
+        every decision picked uniformly at random (as ``Game.playouts``);
+        this state is left as it was.  Game ``i`` draws its dice and cards
+        afresh from ``seed + i``, never from this state's seed (which would
+        tell the real game's draws to come); a chance node (explicit mode)
+        is taken by its odds, and every game goes on in sample mode.  The
+        games see everything this state holds: for one seat's look-ahead,
         play them from a game that seat cannot tell from this one."""
         if type(n) is not int or n < 0:
             raise ValueError(f"n must be a whole number of games, not {n!r}")
@@ -346,20 +344,14 @@ class State:
         return results
 
     def _reseed(self, seed: int) -> None:
-        """A generator of its own, started from ``seed`` (the state's
-        counter-based generator is its seed and its counter): a search's
-        clone draws its dice and cards afresh (no public call: a game's
-        draws are its seed's)."""
-        self.seed = seed & ((1 << 64) - 1)
-        self.rng = 0
+        """A generator of its own from ``seed`` (its seed and counter): a
+        search's clone draws afresh (no public call)."""
+        self.seed, self.rng = seed & ((1 << 64) - 1), 0
 
     def _take_chance(self, point: Any) -> None:
-        """At a chance node (explicit mode): the outcome that ``point``
-        (uniform in [0, 1): a float or a ``Fraction``) falls on, the
-        outcomes laid end to end by their probabilities in the order
-        listed."""
-        moves = self.legal_moves()
-        for move in moves:
+        """The chance outcome that ``point`` (uniform in [0, 1)) falls on,
+        the outcomes laid end to end by their probabilities."""
+        for move in self.legal_moves():
             point -= move.probability or 0
             if point < 0:
                 break
