@@ -26,6 +26,16 @@ try:
     from .version import __version__ as __version__
 finally:
     if _collecting:
+        if not _gc.get_freeze_count():
+            # Everything the import made lives as long as the process: moved
+            # to the oldest generation now rather than walked by the next
+            # young collection (a whole walk of it, 4 ms) and then by the
+            # next middle one.  Unfrozen at once, so every cycle stays
+            # collectable (not left frozen, which only ``rulelang …``, as
+            # the owner of its process, does; and not done if the program
+            # had frozen objects itself, which ``unfreeze`` would let go).
+            _gc.freeze()
+            _gc.unfreeze()
         _gc.enable()
 
 
