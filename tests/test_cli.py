@@ -162,22 +162,27 @@ def test_a_rule_files_control_characters_reach_no_terminal(tmp_path, capsys):
     assert line[caret.index("^"):].startswith("\\x1b[2J")     # (the character refused)
 
 
+def _check_in_a_process(before: str, after: str) -> "list[str]":
+    """The lines printed by a new process that runs ``before``, then
+    ``rulelang check examples/nim.rules`` as the command does (``cli.main()``
+    with ``sys.argv``), then ``after`` (``rc``: what the command returned)."""
+    code = ("import gc, sys\n" + before + "from rulelang import cli\n"
+            "sys.argv = ['rulelang', 'check', sys.argv[1]]\n"
+            "rc = cli.main()\n" + after)
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "nim.rules")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.splitlines()
+
+
 def test_the_command_freezes_what_its_imports_made_and_the_library_does_not():
     """The command owns its process, so it moves what the imports made out
     of the cycle collector's sight (``gc.freeze``: no pass walks it again);
     ``import rulelang`` in someone else's program freezes nothing (their
     own garbage cycles must stay collectable)."""
-    code = ("import gc, sys\n"
-            "import rulelang\n"
-            "print(gc.get_freeze_count())\n"
-            "from rulelang import cli\n"
-            "sys.argv = ['rulelang', 'check', sys.argv[1]]\n"
-            "rc = cli.main()\n"
-            "print(gc.get_freeze_count() > 0, rc)\n")
-    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "nim.rules")],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
-    lines = done.stdout.splitlines()
-    assert (lines[0], lines[-1]) == ("0", "True 0"), done.stdout + done.stderr
+    lines = _check_in_a_process("import rulelang\nprint(gc.get_freeze_count())\n",
+                                "print(gc.get_freeze_count() > 0, rc)\n")
+    assert (lines[0], lines[-1]) == ("0", "True 0"), lines
 
 
 def test_a_command_imports_only_what_it_uses():
@@ -185,16 +190,10 @@ def test_a_command_imports_only_what_it_uses():
     simulator and its process pool, the players, the exact odds, the IR as
     JSON): 17 ms of every command's start.  ``rulelang simulate`` still
     offers all its options."""
-    code = ("import sys\n"
-            "from rulelang import cli\n"
-            "sys.argv = ['rulelang', 'check', sys.argv[1]]\n"
-            "rc = cli.main()\n"
-            "print(rc, sorted(m for m in ('multiprocessing', 'fractions', 'rulelang.balance',\n"
-            "                             'rulelang.players', 'rulelang.ir.serialize')\n"
-            "                 if m in sys.modules))\n")
-    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "nim.rules")],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
+    lines = _check_in_a_process("", "print(rc, sorted(m for m in ('multiprocessing', 'fractions', "
+                                    "'rulelang.balance', 'rulelang.players', 'rulelang.ir.serialize') "
+                                    "if m in sys.modules))\n")
+    assert lines[-1] == "0 []", lines
     helped = subprocess.run([sys.executable, "-m", "rulelang.cli", "simulate", "--help"],
                             capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert "--workers" in helped.stdout and "--seat" in helped.stdout, helped.stdout + helped.stderr
