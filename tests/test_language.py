@@ -226,6 +226,26 @@ def test_runtime_error_names_the_rule():
     assert "rule bad" in info.value.message and "is not in hand" in info.value.message
 
 
+def test_moving_one_chosen_card_that_left_its_pile_names_it_and_none_moves_nothing():
+    """A local holding one card (``choose one card``) moves as that card:
+    moved again from where it no longer is, the error names it and the
+    rule's line; a choice from an empty pile holds none, and moving none
+    moves nothing."""
+    g = game('deck d { A x1  B x1 }\npile used\npile hand per player\npile empty\n'
+             'rule bad {\n  draw 2 from d to hand\n  choose one card from hand as c "take"\n'
+             '  move c from hand to used\n  move c from hand to used\n}\nturn { phase p { bad } }')
+    s = g.new_game(players=1)
+    with pytest.raises(rulelang.RulesetError) as info:
+        s.apply("take: B")
+    assert info.value.line == 11 and "card B is not in hand" in info.value.message
+    assert s.pile("used") == [] and sorted(s.pile("hand", 0)) == ["A", "B"]   # (unchanged)
+    g = game('deck d { A x1 }\npile used\npile empty\n'
+             'turn { phase p { choose one card from empty as c "take"\n move c from empty to used\n'
+             ' end game "done" } }')
+    s = g.new_game(players=1)
+    assert s.is_over and s.pile("used") == [] and s.pile("d") == ["A"]
+
+
 def test_while_rolls_anew_each_time():
     """A roll in a 'while' condition is made again before every test."""
     g = game('per player { tries 0 }\nturn { phase p { while roll d6 < 6 { tries += 1 }; end game "done" } }')

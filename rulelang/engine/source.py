@@ -79,9 +79,10 @@ class Source(PieceQueries):
             return str(prog.pile_index[ref.name])
         j = prog.player_pile_index[ref.name]
         owner = f"fr[{self.ctx.locals[ref.owner]}]" if ref.owner is not None else self.player
+        shared = codegen.number(len(prog.shared_piles))     # (``State.nshared``, fixed by the rules)
         if j == 0:
-            return f"(st.nshared + {owner})"
-        return f"(st.nshared + {'' if j == 1 else f'{j} * '}st.n + {owner})"
+            return f"({shared} + {owner})"
+        return f"({shared} + {'' if j == 1 else f'{j} * '}st.n + {owner})"
 
     @staticmethod
     def _or_none(at: str, x: str) -> str:

@@ -279,12 +279,18 @@ class PureBlock:
             self.line(depth + 1, f"{src.const(O.take_cards)}({a}, {b}, {cards}, {missing}, {names})")
             self.line(depth, "else:")
             depth += 1
-        self.line(depth, f"for {c} in ({cards},) if type({cards}) is int else {cards} or ():")
-        self.line(depth + 1, "try:")
-        self.line(depth + 2, f"{a}.remove({c})")
-        self.line(depth + 1, "except ValueError:")
-        self.line(depth + 2, f"raise RuleFault({missing} % {names}[{c}]) from None")
-        self.line(depth + 1, f"{b}.append({c})")
+        # One card (the common case) straight; none or a tuple, one by one.
+        for one, x in ((True, cards), (False, c)):
+            self.line(depth, f"if type({cards}) is int:" if one else "else:")
+            d = depth + 1
+            if not one:
+                self.line(d, f"for {c} in {cards} or ():")
+                d += 1
+            self.line(d, "try:")
+            self.line(d + 1, f"{a}.remove({x})")
+            self.line(d, "except ValueError:")
+            self.line(d + 1, f"raise RuleFault({missing} % {names}[{x}]) from None")
+            self.line(d, f"{b}.append({x})")
 
     def forplayer(self, s: ir.ForPlayer, depth: int) -> None:
         """``for P { … }``: the player P holds is the player in scope in

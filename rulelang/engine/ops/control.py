@@ -318,16 +318,23 @@ class ForEachOp(Op):
         return True
 
     def emit(self, r: Writer, k: int) -> bool:
-        """One step of a 'for each player' whose body may wait (``run``)."""
+        """One step of a 'for each player' whose body may wait (``run``).
+        Where seat 0 always plays first, the seats are 0, 1, … as they
+        are; without a variable of its own the loop sets the player in
+        scope before anything reads it, so it is not put back first."""
         set_seat = f"fr[{self.var}] = _sq" if self.var is not None else f"fr[{PLAYER}] = _sq"
+        fixed = r.prog.first_seat_src == "0"
+        again = ("    _i = _w[0]",) if fixed else ("    _i, _first = _w",)
+        if self.var is not None:
+            again += (f"    fr[{PLAYER}] = fr[{self.saved}]",)
         r.emit(r.D, r.at(self), f"_w = fr[{self.work}]", "if _w is None:",
-               f"    _i, _first = 0, {r.prog.first_seat_src}", f"    fr[{self.saved}] = fr[{PLAYER}]",
-               "else:", "    _i, _first = _w", f"    fr[{PLAYER}] = fr[{self.saved}]",
+               "    _i = 0" if fixed else f"    _i, _first = 0, {r.prog.first_seat_src}",
+               f"    fr[{self.saved}] = fr[{PLAYER}]", "else:", *again,
                "_n = st.n", *([f"_me = fr[{self.saved}]"] if self.other else []), "while _i < _n:",
-               "    _sq = (_first + _i) % _n", "    _i += 1")
+               "    _sq = _i" if fixed else "    _sq = (_first + _i) % _n", "    _i += 1")
         if self.other:
             r.emit(r.D + 1, "if _sq == _me:", "    continue")
-        found = (f"fr[{self.work}] = (_i, _first)", f"pc = {k + 1}", "break")
+        found = (f"fr[{self.work}] = (_i, {'0' if fixed else '_first'})", f"pc = {k + 1}", "break")
         if self.cond is None:
             r.emit(r.D + 1, set_seat, *found)
         else:
