@@ -324,7 +324,7 @@ class ForEachOp(Op):
         scope before anything reads it, so it is not put back first."""
         set_seat = f"fr[{self.var}] = _sq" if self.var is not None else f"fr[{PLAYER}] = _sq"
         fixed = r.prog.first_seat_src == "0"
-        again = ("    _i = _w[0]",) if fixed else ("    _i, _first = _w",)
+        again: Tuple[str, ...] = ("    _i = _w[0]",) if fixed else ("    _i, _first = _w",)
         if self.var is not None:
             again += (f"    fr[{PLAYER}] = fr[{self.saved}]",)
         r.emit(r.D, r.at(self), f"_w = fr[{self.work}]", "if _w is None:",
