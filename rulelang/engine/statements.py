@@ -331,15 +331,21 @@ class PureBlock:
         is the player in scope in the body, and the one before comes back
         after the loop (also after a 'stop')."""
         src, ctx = self.source, self.ctx
-        me, first, i = src.temp(), src.temp(), src.temp()
+        me = src.temp()
         self.line(depth, f"{me} = fr[{PLAYER}]")
-        self.line(depth, f"{first} = {self.ctx.prog.first_seat_src}")
+        fixed = ctx.prog.first_seat_src == "0"      # (seat 0 always first: the seats as they are)
+        if not fixed:
+            first, i = src.temp(), src.temp()
+            self.line(depth, f"{first} = {ctx.prog.first_seat_src}")
         seat = f"fr[{ctx.local(s.var, SEAT)}]" if s.var else f"fr[{PLAYER}]"
         if not s.var:
             self.line(depth, "try:")
             depth += 1
-        self.line(depth, f"for {i} in range(st.n):")
-        self.line(depth + 1, f"{seat} = ({first} + {i}) % st.n")
+        if fixed:
+            self.line(depth, f"for {seat} in range(st.n):")
+        else:
+            self.line(depth, f"for {i} in range(st.n):")
+            self.line(depth + 1, f"{seat} = ({first} + {i}) % st.n")
         if s.other:
             self.line(depth + 1, f"if {seat} == {me}:")
             self.line(depth + 2, "continue")
