@@ -463,8 +463,11 @@ class Source(PieceQueries):
             where = f" if {' and '.join(tests)}" if tests else ""
             values = f"[{value} for {var} in range(st.n){where}]"
         if e.which != "sum":
-            # (``or (0,)``: 0 with nobody; a keyword argument would cost more.)
-            return f"{'max' if e.which == 'highest' else 'min'}({values} or (0,))"
+            # (``or (0,)``: 0 with nobody, which every player, with no
+            # 'other' or 'where', never is: a game has a player at least.
+            # A keyword argument would cost more.)
+            everyone = not e.other and e.cond is None
+            return f"{'max' if e.which == 'highest' else 'min'}({values}{'' if everyone else ' or (0,)'})"
         big, t = self.ctx.prog.limits.max_number, self.temp()
         return f"({t} if -{big} <= ({t} := sum({values})) <= {big} else _big({t}, {big}))"
 
