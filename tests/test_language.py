@@ -212,33 +212,27 @@ def test_compiled_json_plays_identically(tmp_path):
     assert [e.text for e in a.log] == [e.text for e in b.log]
 
 
-def test_runtime_error_names_the_rule():
+@pytest.mark.parametrize("choice, move", [("choose 1 cards from hand as c", "take A"),
+                                           ("choose one card from hand as c", "take: A")])
+def test_runtime_error_names_the_rule(choice, move):
     """A fault inside a rule at run time is a RulesetError naming the rule,
     the file and the line (here: moving a chosen card that has already
-    left its pile)."""
+    left its pile), the state unchanged; the same whether the local holds
+    the chosen cards or one card."""
     g = game('deck d { A x1  B x1 }\npile used\npile hand per player\n'
-             'rule bad {\n  draw 2 from d to hand\n  choose 1 cards from hand as c "take"\n'
+             f'rule bad {{\n  draw 2 from d to hand\n  {choice} "take"\n'
              '  move c from hand to used\n  move c from hand to used\n}\nturn { phase p { bad } }')
     s = g.new_game(players=1)
     with pytest.raises(rulelang.RulesetError) as info:
-        s.apply("take A")
+        s.apply(move)
     assert info.value.filename == "t.rules" and info.value.line == 10
-    assert "rule bad" in info.value.message and "is not in hand" in info.value.message
+    assert "rule bad" in info.value.message and "card A is not in hand" in info.value.message
+    assert s.pile("used") == [] and sorted(s.pile("hand", 0)) == ["A", "B"]
 
 
-def test_moving_one_chosen_card_that_left_its_pile_names_it_and_none_moves_nothing():
-    """A local holding one card (``choose one card``) moves as that card:
-    moved again from where it no longer is, the error names it and the
-    rule's line; a choice from an empty pile holds none, and moving none
+def test_moving_a_chosen_card_that_is_none_moves_nothing():
+    """A choice of one card from an empty pile holds none, and moving none
     moves nothing."""
-    g = game('deck d { A x1  B x1 }\npile used\npile hand per player\npile empty\n'
-             'rule bad {\n  draw 2 from d to hand\n  choose one card from hand as c "take"\n'
-             '  move c from hand to used\n  move c from hand to used\n}\nturn { phase p { bad } }')
-    s = g.new_game(players=1)
-    with pytest.raises(rulelang.RulesetError) as info:
-        s.apply("take: B")
-    assert info.value.line == 11 and "card B is not in hand" in info.value.message
-    assert s.pile("used") == [] and sorted(s.pile("hand", 0)) == ["A", "B"]   # (unchanged)
     g = game('deck d { A x1 }\npile used\npile empty\n'
              'turn { phase p { choose one card from empty as c "take"\n move c from empty to used\n'
              ' end game "done" } }')
