@@ -185,11 +185,10 @@ def _source(form: int, name: str) -> str:
     return src
 
 
-def install(game: Any) -> Dict[str, Callable[..., Any]]:
+def install(prog: Any) -> Dict[str, Callable[..., Any]]:
     """The turn's functions by name: the generated one and the two written
-    here, made in the generated one's module (the game's program is the
-    same for every state, so setting ``runners`` changes every game)."""
-    prog = game.new_game(players=2, seed=0, log=False).prog
+    here, made in the generated one's module (a game's program is the
+    same for every state, so setting ``prog.runners`` changes every game)."""
     generated = prog.runners[2] or prog.runner(2)
     module = generated.__globals__
     module["GENERATED"] = generated
@@ -207,7 +206,7 @@ def main(argv: Any = None) -> int:
     args = p.parse_args(argv)
     game = rulelang.load(ROOT / "examples" / "goofspiel.rules")
     prog = game.new_game(players=2, seed=0, log=False).prog
-    turns = install(game)
+    turns = install(prog)
 
     def api(i: int) -> Any:
         st = game.new_game(players=2, seed=i, log=False)

@@ -89,6 +89,13 @@ def slot(x: str, width: int, offset: int) -> str:
     return row if offset == 0 else f"{row} + {number(offset)}"
 
 
+def seat_0_first(prog: Prog) -> bool:
+    """Whether seat 0 always plays first (no 'turn order … from'): a loop
+    over the players then takes the seats as they are, with no first seat
+    or modulo."""
+    return bool(prog.first_seat_src == "0")
+
+
 def reads_state(src: str) -> bool:
     """Whether Python source ``src`` (an expression the compiler wrote)
     reads the state or a frame: names nothing but ``st`` and ``fr`` can
@@ -344,6 +351,7 @@ class Runner:
     D = _BASE + 1
     RANDOM = _RANDOM
     number = staticmethod(number)
+    seat_0_first = staticmethod(seat_0_first)
 
     def ready(self, k: int, key: str, player: str = f"fr[{O.PLAYER}]") -> Tuple[str, ...]:
         """The line that puts the moves of op ``k`` in place as it waits,

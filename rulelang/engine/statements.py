@@ -333,7 +333,7 @@ class PureBlock:
         src, ctx = self.source, self.ctx
         me = src.temp()
         self.line(depth, f"{me} = fr[{PLAYER}]")
-        fixed = ctx.prog.first_seat_src == "0"      # (seat 0 always first: the seats as they are)
+        fixed = codegen.seat_0_first(ctx.prog)
         if not fixed:
             first, i = src.temp(), src.temp()
             self.line(depth, f"{first} = {ctx.prog.first_seat_src}")

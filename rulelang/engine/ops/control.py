@@ -323,7 +323,7 @@ class ForEachOp(Op):
         are; without a variable of its own the loop sets the player in
         scope before anything reads it, so it is not put back first."""
         set_seat = f"fr[{self.var}] = _sq" if self.var is not None else f"fr[{PLAYER}] = _sq"
-        fixed = r.prog.first_seat_src == "0"
+        fixed = r.seat_0_first(r.prog)      # (the writer's: ops come before codegen)
         again: Tuple[str, ...] = ("    _i = _w[0]",) if fixed else ("    _i, _first = _w",)
         if self.var is not None:
             again += (f"    fr[{PLAYER}] = fr[{self.saved}]",)
